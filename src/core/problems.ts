@@ -1,0 +1,45 @@
+/**
+ * What could not be read, and why. Every stage records here instead of throwing, so a
+ * broken file or a truncated archive still yields a partial result that says what it lacks.
+ */
+export type ProblemSeverity = 'warning' | 'error';
+
+export interface Problem {
+  severity: ProblemSeverity;
+  /** Path inside the input the problem concerns; empty for the input as a whole. */
+  path: string;
+  /** One line, for a person. */
+  reason: string;
+}
+
+export class Problems {
+  readonly items: Problem[] = [];
+  /** Set when the input stopped early (truncated, corrupt): where it broke. */
+  truncatedAt: string | undefined;
+  private readonly cap: number;
+  /** Problems past the cap are counted, not kept, so a hostile archive cannot grow this list. */
+  dropped = 0;
+
+  constructor(cap = 1000) {
+    this.cap = cap;
+  }
+
+  warn(path: string, reason: string): void {
+    this.add({ severity: 'warning', path, reason });
+  }
+
+  error(path: string, reason: string): void {
+    this.add({ severity: 'error', path, reason });
+  }
+
+  private add(problem: Problem): void {
+    if (this.items.length >= this.cap) this.dropped++;
+    else this.items.push(problem);
+  }
+}
+
+/** One line from any thrown value: the message, never a stack. */
+export function describeError(err: unknown): string {
+  const text = err instanceof Error ? err.message : String(err);
+  return text.split('\n', 1)[0] ?? '';
+}

@@ -1,0 +1,56 @@
+/** Small helpers over streamed bodies (`AsyncIterable<Buffer>`). */
+
+export interface Peeked {
+  head: Buffer;
+  /** The whole body again, `head` included, readable once. */
+  body: AsyncIterable<Buffer>;
+}
+
+/** Reads at least `n` bytes (or the whole body if shorter) without losing them. */
+export async function peek(body: AsyncIterable<Buffer>, n: number): Promise<Peeked> {
+  const iterator = body[Symbol.asyncIterator]();
+  const chunks: Buffer[] = [];
+  let length = 0;
+  let done = false;
+  while (length < n) {
+    const next = await iterator.next();
+    if (next.done) {
+      done = true;
+      break;
+    }
+    chunks.push(next.value);
+    length += next.value.length;
+  }
+  const head = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+  async function* replay(): AsyncGenerator<Buffer> {
+    if (head.length > 0) yield head;
+    if (done) return;
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) return;
+      yield next.value;
+    }
+  }
+  return { head: head.subarray(0, Math.min(head.length, n)), body: replay() };
+}
+
+/** Reads a whole body into memory, refusing more than `max` bytes. */
+export async function readAll(body: AsyncIterable<Buffer>, max: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of body) {
+    length += chunk.length;
+    if (length > max) throw new Error(`larger than ${max} bytes`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, length);
+}
+
+/** Reads and discards a body (to move a sequential archive past it). */
+export async function drain(body: AsyncIterable<Buffer>): Promise<void> {
+  for await (const chunk of body) void chunk;
+}
+
+/** The body of an entry that has none (directory, link, device). */
+// eslint-disable-next-line require-yield
+export async function* emptyBody(): AsyncGenerator<Buffer> {}

@@ -1,0 +1,66 @@
+import { createGunzip } from 'node:zlib';
+import { Readable } from 'node:stream';
+import lzma from 'lzma-native';
+import type { Limits } from '../core/limits.js';
+
+/** Output size past which the inflation-ratio guard applies (small files may inflate a lot). */
+const RATIO_GRACE_BYTES = 64 * 1024 * 1024;
+/** zlib's output chunk: 64 KB is about 30 % faster than the 16 KB default. */
+const GUNZIP_CHUNK = 64 * 1024;
+
+export type Compression = 'gzip' | 'xz';
+
+export class InflationError extends Error {}
+
+/**
+ * Decompresses a body, streamed. Throws (from the iteration) when the output exceeds
+ * `maxOutputBytes` or inflates past `limits.maxInflationRatio`: a bomb stops early.
+ */
+export async function* decompress(
+  body: AsyncIterable<Buffer>,
+  compression: Compression,
+  limits: Limits,
+  maxOutputBytes: number = limits.maxTotalBytes,
+): AsyncGenerator<Buffer> {
+  let compressedBytes = 0;
+  async function* counted(): AsyncGenerator<Buffer> {
+    for await (const chunk of body) {
+      compressedBytes += chunk.length;
+      yield chunk;
+    }
+  }
+  const output = compression === 'gzip' ? gunzip(counted()) : unxz(counted());
+  let outputBytes = 0;
+  for await (const chunk of output) {
+    outputBytes += chunk.length;
+    if (outputBytes > maxOutputBytes) {
+      throw new InflationError(`${compression} stream inflates past ${maxOutputBytes} bytes (limit)`);
+    }
+    if (outputBytes > RATIO_GRACE_BYTES && outputBytes > limits.maxInflationRatio * Math.max(compressedBytes, 1)) {
+      throw new InflationError(
+        `${compression} stream inflates more than ${limits.maxInflationRatio}:1 (compression bomb guard)`,
+      );
+    }
+    yield chunk;
+  }
+}
+
+function gunzip(input: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
+  const gz = createGunzip({ chunkSize: GUNZIP_CHUNK });
+  const source = Readable.from(input);
+  source.on('error', (err) => gz.destroy(err));
+  source.pipe(gz);
+  return gz;
+}
+
+/**
+ * xz through liblzma (lzma-native ships prebuilt N-API binaries inside its package); it
+ * decodes on libuv's thread pool, so decompression overlaps with scanning on the main thread.
+ */
+function unxz(input: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
+  const xz = lzma.createDecompressor();
+  const source = Readable.from(input);
+  source.on('error', (err) => xz.destroy(err));
+  source.pipe(xz);
+  return xz;
+}

@@ -1,0 +1,28 @@
+/** Container detection by content (magic bytes), never by file name alone. */
+export type Magic = 'gzip' | 'xz' | 'zip' | 'tar' | 'bzip2' | 'zstd' | 'unknown';
+
+/** Bytes a caller should peek to let `detectMagic` see a tar header. */
+export const MAGIC_PEEK_BYTES = 512;
+
+const XZ = Buffer.from([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]);
+
+export function detectMagic(head: Buffer): Magic {
+  if (head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b) return 'gzip';
+  if (head.length >= 6 && head.subarray(0, 6).equals(XZ)) return 'xz';
+  if (head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && (head[2] === 0x03 || head[2] === 0x05) && (head[3] === 0x04 || head[3] === 0x06)) return 'zip';
+  if (head.length >= 3 && head.toString('latin1', 0, 3) === 'BZh') return 'bzip2';
+  if (head.length >= 4 && head.readUInt32LE(0) === 0xfd2fb528) return 'zstd';
+  if (isTarHeader(head)) return 'tar';
+  return 'unknown';
+}
+
+/** POSIX/GNU `ustar` magic, or an old-style header whose checksum adds up. */
+function isTarHeader(head: Buffer): boolean {
+  if (head.length < 512) return false;
+  if (head.toString('latin1', 257, 262) === 'ustar') return true;
+  const stored = parseInt(head.toString('latin1', 148, 156).replace(/\0.*$/, '').trim(), 8);
+  if (!Number.isFinite(stored) || head[0] === 0) return false;
+  let sum = 0;
+  for (let i = 0; i < 512; i++) sum += i >= 148 && i < 156 ? 0x20 : head[i]!;
+  return sum === stored;
+}

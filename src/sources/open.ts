@@ -1,0 +1,243 @@
+import { open as openFile, stat } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { basename } from 'node:path';
+import { describeError } from '../core/problems.js';
+import { MAGIC_PEEK_BYTES, detectMagic, type Magic } from './magic.js';
+import { peek, readAll, emptyBody } from './bytes.js';
+import { decompress, type Compression } from './decompress.js';
+import { tarEntries } from './tar.js';
+import { zipEntries } from './zip.js';
+import { directoryEntries } from './directory.js';
+import type { ContainerKind, Entry, Source, SourceOptions } from './types.js';
+
+const READ_CHUNK = 256 * 1024;
+const COMPRESSION_SUFFIX = /\.(gz|xz)$/;
+
+export class InputError extends Error {}
+
+/**
+ * Opens any input — a directory, a tar (plain, gzip, xz), a zip, or a single (compressed)
+ * file — as a stream of entries. The container is told by content, not by name. Archives
+ * found inside (a case folder holding `must-gather.tar.gz`) are opened in place, one level deep;
+ * single gzip/xz files are decompressed on the fly. Nothing is written anywhere.
+ */
+export async function openInput(input: string, options: SourceOptions): Promise<Source> {
+  let info;
+  try {
+    info = await stat(input);
+  } catch (err) {
+    throw new InputError(`cannot read ${input}: ${describeError(err)}`);
+  }
+  if (info.isDirectory()) {
+    return guarded(input, 'directory', () => directoryEntries(input), options);
+  }
+  if (!info.isFile()) throw new InputError(`${input} is neither a file nor a directory`);
+
+  const magic = detectMagic(await readHead(input));
+  const fileBody = (): AsyncIterable<Buffer> => createReadStream(input, { highWaterMark: READ_CHUNK });
+  switch (magic) {
+    case 'zip':
+      return guarded(input, 'zip', () => zipEntries({ path: input }), options);
+    case 'tar':
+      return guarded(input, 'tar', () => tarEntries(fileBody()), options);
+    case 'gzip':
+    case 'xz': {
+      const inner = await innerMagic(fileBody(), magic, options);
+      if (inner === 'tar') {
+        const container: ContainerKind = magic === 'gzip' ? 'tar.gz' : 'tar.xz';
+        return guarded(input, container, () => tarEntries(decompress(fileBody(), magic, options.limits)), options);
+      }
+      const container: ContainerKind = magic === 'gzip' ? 'file.gz' : 'file.xz';
+      const single: Entry = {
+        path: basename(input).replace(COMPRESSION_SUFFIX, ''),
+        type: 'file',
+        size: undefined,
+        decompressed: magic,
+        body: () => decompress(fileBody(), magic, options.limits, options.limits.maxEntryBytes),
+      };
+      return guarded(input, container, () => one(single), options, false);
+    }
+    case 'bzip2':
+    case 'zstd':
+      throw new InputError(`${input} is ${magic}-compressed; mgsift reads tar, tar.gz, tar.xz, zip and gzip/xz files`);
+    default:
+      return guarded(
+        input,
+        'file',
+        () => one({ path: basename(input), type: 'file', size: info.size, body: fileBody }),
+        options,
+        false,
+      );
+  }
+}
+
+async function readHead(path: string): Promise<Buffer> {
+  const handle = await openFile(path, 'r');
+  try {
+    const buffer = Buffer.alloc(MAGIC_PEEK_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, MAGIC_PEEK_BYTES, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** What a compressed stream holds, from its first decompressed bytes. */
+async function innerMagic(body: AsyncIterable<Buffer>, compression: Compression, options: SourceOptions): Promise<Magic> {
+  const iterator = decompress(body, compression, options.limits);
+  try {
+    const { head } = await peek(iterator, MAGIC_PEEK_BYTES);
+    return detectMagic(head);
+  } catch {
+    return 'unknown';
+  } finally {
+    await iterator.return(undefined);
+  }
+}
+
+async function* one(entry: Entry): AsyncGenerator<Entry> {
+  yield entry;
+}
+
+function guarded(
+  input: string,
+  container: ContainerKind,
+  entries: () => AsyncIterable<Entry>,
+  options: SourceOptions,
+  expand = true,
+): Source {
+  return {
+    input,
+    container,
+    entries: () => enforceLimits(expand ? expandNested(entries(), options) : entries(), options),
+  };
+}
+
+/**
+ * Opens archives and decompresses gzip/xz files found among the entries. Nested archives are
+ * opened one level deep: inside them, archives are reported, not opened.
+ */
+async function* expandNested(entries: AsyncIterable<Entry>, options: SourceOptions, depth = 0): AsyncGenerator<Entry> {
+  for await (const entry of entries) {
+    if (entry.type !== 'file') {
+      yield entry;
+      continue;
+    }
+    const { head, body } = await peek(entry.body(), MAGIC_PEEK_BYTES).catch((err: unknown) => {
+      options.problems.error(entry.path, `unreadable: ${describeError(err)}`);
+      return { head: Buffer.alloc(0), body: emptyBody() };
+    });
+    const magic = detectMagic(head);
+    if (magic === 'unknown') {
+      yield { ...entry, body: () => body };
+      continue;
+    }
+    if (magic === 'bzip2' || magic === 'zstd') {
+      options.problems.warn(entry.path, `${magic}-compressed entry skipped (unsupported compression)`);
+      continue;
+    }
+    if (magic === 'gzip' || magic === 'xz') {
+      const inflated = await peek(decompress(body, magic, options.limits, options.limits.maxEntryBytes), MAGIC_PEEK_BYTES).catch(
+        (err: unknown) => {
+          options.problems.error(entry.path, `${magic} entry unreadable: ${describeError(err)}`);
+          return undefined;
+        },
+      );
+      if (!inflated) continue;
+      if (detectMagic(inflated.head) === 'tar') {
+        yield* nestedArchive(entry.path, () => tarEntries(inflated.body), options, depth);
+      } else {
+        yield { path: entry.path.replace(COMPRESSION_SUFFIX, ''), type: 'file', size: undefined, decompressed: magic, body: () => inflated.body };
+      }
+      continue;
+    }
+    if (magic === 'tar') {
+      yield* nestedArchive(entry.path, () => tarEntries(body), options, depth);
+      continue;
+    }
+    // zip needs random access: a nested zip is read into memory, within the entry limit.
+    const buffer = await readAll(body, options.limits.maxEntryBytes).catch((err: unknown) => {
+      options.problems.warn(entry.path, `nested zip skipped: ${describeError(err)}`);
+      return undefined;
+    });
+    if (buffer) yield* nestedArchive(entry.path, () => zipEntries({ buffer }), options, depth);
+  }
+}
+
+async function* nestedArchive(
+  at: string,
+  entries: () => AsyncIterable<Entry>,
+  options: SourceOptions,
+  depth: number,
+): AsyncGenerator<Entry> {
+  if (depth >= 1) {
+    options.problems.warn(at, 'archive nested two levels deep: not opened');
+    return;
+  }
+  try {
+    for await (const inner of expandNested(entries(), options, depth + 1)) {
+      yield { ...inner, path: `${at}/${inner.path}` };
+    }
+  } catch (err) {
+    options.problems.error(at, `nested archive broken: ${describeError(err)}`);
+  }
+}
+
+/**
+ * Applies the entry-count, entry-size and total-size limits, flags hostile names, and turns
+ * a broken container into a recorded problem: the entries read before it are kept.
+ */
+async function* enforceLimits(entries: AsyncIterable<Entry>, options: SourceOptions): AsyncGenerator<Entry> {
+  const { limits, problems } = options;
+  let count = 0;
+  let total = 0;
+  let last = '';
+  try {
+    for await (const entry of entries) {
+      count++;
+      if (count > limits.maxEntries) {
+        problems.error(entry.path, `more than ${limits.maxEntries} entries: the rest was not read (--max-entries)`);
+        problems.truncatedAt = entry.path;
+        return;
+      }
+      last = entry.path;
+      if (isHostileName(entry.path)) problems.warn(entry.path, 'entry name is absolute or climbs out with `..`: read as data, never written');
+      if (entry.type !== 'file') {
+        yield entry;
+        continue;
+      }
+      if (entry.size !== undefined && entry.size > limits.maxEntryBytes) {
+        problems.warn(entry.path, `entry of ${entry.size} bytes skipped (--max-entry-bytes ${limits.maxEntryBytes})`);
+        continue;
+      }
+      if (total >= limits.maxTotalBytes) {
+        problems.error(entry.path, `more than ${limits.maxTotalBytes} bytes read: the rest was not read (--max-total-bytes)`);
+        problems.truncatedAt = entry.path;
+        return;
+      }
+      const original = entry.body;
+      yield {
+        ...entry,
+        body: async function* () {
+          let entryBytes = 0;
+          for await (const chunk of original()) {
+            entryBytes += chunk.length;
+            total += chunk.length;
+            if (entryBytes > limits.maxEntryBytes) {
+              problems.warn(entry.path, `cut at ${limits.maxEntryBytes} bytes (--max-entry-bytes)`);
+              return;
+            }
+            yield chunk;
+          }
+        },
+      };
+    }
+  } catch (err) {
+    problems.error(last, `input broken after this entry: ${describeError(err)}`);
+    problems.truncatedAt = last || '(start)';
+  }
+}
+
+function isHostileName(path: string): boolean {
+  return path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path) || path.split(/[\\/]/).includes('..');
+}

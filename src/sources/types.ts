@@ -1,0 +1,40 @@
+import type { Limits } from '../core/limits.js';
+import type { Problems } from '../core/problems.js';
+
+export type EntryType = 'file' | 'directory' | 'symlink' | 'hardlink' | 'other';
+
+/** The container an input (or a nested archive) was found to be, by its content. */
+export type ContainerKind = 'directory' | 'tar' | 'tar.gz' | 'tar.xz' | 'zip' | 'file' | 'file.gz' | 'file.xz';
+
+/**
+ * One entry of an input. Entries arrive in archive order and a body can be read once, only
+ * before the next entry is requested (tar is sequential); a body left unread is skipped.
+ */
+export interface Entry {
+  /**
+   * POSIX path inside the input exactly as stored, with a single-file compression suffix
+   * (`.gz`) removed when the source decompressed the body. Never resolved against the
+   * file system: `../x` stays a name.
+   */
+  readonly path: string;
+  readonly type: EntryType;
+  /** Stored size in bytes when the container says so (for decompressed bodies: unknown). */
+  readonly size: number | undefined;
+  readonly linkTarget?: string | undefined;
+  /** Set when the body is decompressed on the fly from `gzip` or `xz`. */
+  readonly decompressed?: 'gzip' | 'xz' | undefined;
+  body(): AsyncIterable<Buffer>;
+}
+
+export interface SourceOptions {
+  limits: Limits;
+  problems: Problems;
+}
+
+/** Everything an input yields: what it is, and its entries, streamed. */
+export interface Source {
+  /** The path the user gave. */
+  readonly input: string;
+  readonly container: ContainerKind;
+  entries(): AsyncIterable<Entry>;
+}
