@@ -1,0 +1,55 @@
+import { Problems } from '../core/problems.js';
+import type { Limits } from '../core/limits.js';
+import { openInput } from '../sources/open.js';
+import type { Source } from '../sources/types.js';
+import { walk } from '../ingest/walk.js';
+import type { EntryConsumer, WalkSummary } from '../ingest/consumer.js';
+import { FactsCollector, type Facts } from '../facts/collector.js';
+import { InventoryCollector, type Inventory } from '../facts/inventory.js';
+import { RuleEngine, type EngineResult } from '../engine/engine.js';
+import type { Rule } from '../engine/rule.js';
+
+/** One input read once: its facts, and (when rules are given) the engine's verdicts. */
+export interface Analysis {
+  input: string;
+  container: Source['container'];
+  summary: WalkSummary;
+  facts: Facts;
+  result?: EngineResult | undefined;
+  inventory?: Inventory | undefined;
+  problems: Problems;
+  limits: Limits;
+  durationMs: number;
+}
+
+export interface AnalyzeOptions {
+  limits: Limits;
+  rules?: readonly Rule[];
+  inventory?: boolean;
+  onProgress?: (bytesRead: number) => void;
+}
+
+/** The whole pipeline for one input: source → layout → parsers → facts and rules, in one pass. */
+export async function analyzeInput(input: string, options: AnalyzeOptions): Promise<Analysis> {
+  const started = Date.now();
+  const problems = new Problems();
+  const source = await openInput(input, { limits: options.limits, problems });
+  const bareInput = source.container === 'file' || source.container === 'file.gz' || source.container === 'file.xz';
+  const facts = new FactsCollector(options.limits.maxLineBytes);
+  const engine = options.rules ? new RuleEngine(options.rules, { maxLineBytes: options.limits.maxLineBytes, bareInput }) : undefined;
+  const inventory = options.inventory ? new InventoryCollector() : undefined;
+  const consumers: EntryConsumer[] = [facts, ...(engine ? [engine] : []), ...(inventory ? [inventory] : [])];
+  const summary = await walk(source, consumers, { problems, limits: options.limits, onProgress: options.onProgress });
+  const gathered = facts.facts();
+  return {
+    input,
+    container: source.container,
+    summary,
+    facts: gathered,
+    result: engine?.finish(gathered),
+    inventory: inventory?.inventory(),
+    problems,
+    limits: options.limits,
+    durationMs: Date.now() - started,
+  };
+}

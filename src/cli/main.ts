@@ -1,0 +1,46 @@
+#!/usr/bin/env node
+import { Command, CommanderError, Option } from 'commander';
+import { describeError } from '../core/problems.js';
+import { UsageError } from './options.js';
+import { InputError } from '../sources/open.js';
+import { inspectCommand } from './inspect.js';
+import { analyzeCommand } from './analyze.js';
+import { rulesCommand } from './rules.js';
+
+/** Exit codes, documented in --help and the README. */
+export const EXIT = { ok: 0, findings: 1, usage: 2 } as const;
+
+const program = new Command('mgsift')
+  .description('Offline analyzer for OpenShift diagnostic archives: must-gather, inspect, CI gather-extra, CVO logs.')
+  .addOption(new Option('--debug', 'show stack traces of internal errors'))
+  .showHelpAfterError()
+  .exitOverride()
+  .addHelpText(
+    'after',
+    `
+Exit codes:
+  0  no finding at or above --fail-on (analyze), or success
+  1  at least one finding at or above --fail-on
+  2  usage or input error`,
+  );
+
+program.addCommand(inspectCommand());
+program.addCommand(analyzeCommand());
+program.addCommand(rulesCommand());
+
+async function main(): Promise<number> {
+  try {
+    await program.parseAsync(process.argv);
+    return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      return err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    }
+    const known = err instanceof UsageError || err instanceof InputError;
+    process.stderr.write(`mgsift: error: ${describeError(err)}\n`);
+    if (!known && program.opts<{ debug?: boolean }>().debug && err instanceof Error) process.stderr.write(`${err.stack ?? ''}\n`);
+    return EXIT.usage;
+  }
+}
+
+process.exitCode = await main();

@@ -1,0 +1,37 @@
+import { DEFAULT_LIMITS, type Limits } from '../core/limits.js';
+
+/** Thrown for bad command-line use: exit code 2 with one line. */
+export class UsageError extends Error {}
+
+const UNITS: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 };
+
+/** `512M`, `1G`, `1048576`. */
+export function parseSize(text: string): number {
+  const match = /^(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?$/i.exec(text.trim());
+  if (!match) throw new UsageError(`not a size: '${text}' (use e.g. 512M or 2G)`);
+  return Math.floor(Number(match[1]) * UNITS[match[2]!.toLowerCase()]!);
+}
+
+export function parseCount(text: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value <= 0) throw new UsageError(`not a positive whole number: '${text}'`);
+  return value;
+}
+
+export interface LimitFlags {
+  maxEntryBytes?: string;
+  maxTotalBytes?: string;
+  maxEntries?: string;
+  maxLineBytes?: string;
+  maxInflationRatio?: string;
+}
+
+export function limitsFrom(flags: LimitFlags): Limits {
+  return {
+    maxEntryBytes: flags.maxEntryBytes ? parseSize(flags.maxEntryBytes) : DEFAULT_LIMITS.maxEntryBytes,
+    maxTotalBytes: flags.maxTotalBytes ? parseSize(flags.maxTotalBytes) : DEFAULT_LIMITS.maxTotalBytes,
+    maxEntries: flags.maxEntries ? parseCount(flags.maxEntries) : DEFAULT_LIMITS.maxEntries,
+    maxLineBytes: flags.maxLineBytes ? parseSize(flags.maxLineBytes) : DEFAULT_LIMITS.maxLineBytes,
+    maxInflationRatio: flags.maxInflationRatio ? parseCount(flags.maxInflationRatio) : DEFAULT_LIMITS.maxInflationRatio,
+  };
+}

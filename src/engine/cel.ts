@@ -1,0 +1,59 @@
+import { celEnv, celFunc, CelScalar, parse, plan, isCelError, type CelInput } from '@bufbuild/cel';
+import { compareVersions, satisfiesRange, isYStreamChange, minorOf } from '../facts/version.js';
+
+/**
+ * `where` expressions in CEL, the language Kubernetes uses for validation rules and
+ * admission policies (@bufbuild/cel runs the cel-spec conformance suite). Added functions
+ * carry OpenShift knowledge so rules need not re-implement it:
+ *   versionInRange(v, range)   semver range, pre-releases included (4.7.0-fc.3 is < 4.7.0)
+ *   versionCompare(a, b)       -1 / 0 / 1 in OpenShift version order (4.10 > 4.9)
+ *   isYStream(from, to)        the minor version changed
+ *   minor(v)                   "4.14"
+ */
+const S = CelScalar.STRING;
+const env = celEnv({
+  funcs: [
+    celFunc('versionInRange', [S, S], CelScalar.BOOL, (v, range) => satisfiesRange(v, range)),
+    celFunc('versionCompare', [S, S], CelScalar.INT, (a, b) => BigInt(compareVersions(a, b))),
+    celFunc('isYStream', [S, S], CelScalar.BOOL, (a, b) => isYStreamChange(a, b)),
+    celFunc('minor', [S], S, (v) => minorOf(v) ?? ''),
+  ],
+});
+
+export type CelProgram = (bindings: Record<string, unknown>) => boolean;
+
+export class CelCompileError extends Error {}
+
+/** Compiles a boolean CEL expression; evaluation errors (a missing field) count as false. */
+export function compileCel(expression: string): CelProgram {
+  let program: (ctx: Record<string, CelInput>) => unknown;
+  try {
+    program = plan(env, parse(expression)) as (ctx: Record<string, CelInput>) => unknown;
+  } catch (err) {
+    throw new CelCompileError(`CEL: ${(err as Error).message.split('\n', 1)[0]}`);
+  }
+  return (bindings) => {
+    try {
+      const result = program(toCelInput(bindings) as Record<string, CelInput>);
+      return !isCelError(result) && result === true;
+    } catch {
+      return false;
+    }
+  };
+}
+
+/**
+ * Plain archive data for CEL: numbers become doubles except integers (int64 as bigint),
+ * undefined is dropped, so YAML and JSON objects evaluate as Kubernetes would see them.
+ */
+function toCelInput(value: unknown, depth = 0): unknown {
+  if (depth > 64) return null;
+  if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value) : value;
+  if (Array.isArray(value)) return value.map((v) => toCelInput(v, depth + 1));
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = toCelInput(v, depth + 1);
+    return out;
+  }
+  return value;
+}

@@ -1,0 +1,393 @@
+import type { EntryConsumer, Need, ObjectPlace } from '../ingest/consumer.js';
+import type { ClassifiedEntry } from '../layout/types.js';
+import type { K8sObject } from '../parsers/k8s.js';
+import { parseLogLine } from '../parsers/logline.js';
+import { satisfiesRange } from '../facts/version.js';
+import type { Facts } from '../facts/collector.js';
+import { factValue, describeMissingFact } from './facts-view.js';
+import { evaluateCondition, type Truth } from './condition.js';
+import { LogScanner, type CandidateLine } from './scan.js';
+import type { EventSignal, FactSignal, LogSelector, LogSignal, ResourceSignal, Rule, Signal } from './rule.js';
+import type { Evidence, Finding, NotChecked, Passed } from './findings.js';
+
+/** Longest evidence text kept (a log line can be much longer). */
+const MAX_EVIDENCE_TEXT = 2000;
+
+/** Evidence plus the matched object or fact item, for templates only (never in reports). */
+interface Held extends Evidence {
+  data?: unknown;
+}
+
+interface SignalState {
+  rule: Rule;
+  signal: Signal;
+  /** The archive held data this signal could look at. */
+  seen: boolean;
+  items: Held[];
+  dropped: number;
+  /** Keys of objects already taken (an object appears in a List file and its own file). */
+  keys: Set<string>;
+}
+
+export interface EngineResult {
+  findings: Finding[];
+  notChecked: NotChecked[];
+  passed: Passed[];
+}
+
+/**
+ * Evaluates rules in one streaming pass: each entry goes only to the signals whose scope
+ * can match it; log bytes pass a literal prefilter before any regex runs; only evidence is
+ * kept, capped per signal. Conditions, version scopes and templates are evaluated at the end.
+ * The engine knows no single rule.
+ */
+export class RuleEngine implements EntryConsumer {
+  private readonly states: SignalState[] = [];
+  private readonly logStates: SignalState[];
+  private readonly resourceStates: SignalState[];
+  private readonly eventStates: SignalState[];
+  private readonly stateOf = new Map<Signal, SignalState>();
+  private scanner: { entry: ClassifiedEntry; scanner: LogScanner } | undefined;
+
+  constructor(
+    private readonly rules: readonly Rule[],
+    private readonly options: { maxLineBytes: number; bareInput: boolean },
+  ) {
+    for (const rule of rules) {
+      for (const signal of rule.signals) {
+        const state: SignalState = { rule, signal, seen: false, items: [], dropped: 0, keys: new Set() };
+        this.states.push(state);
+        this.stateOf.set(signal, state);
+      }
+    }
+    this.logStates = this.states.filter((s) => s.signal.type === 'log');
+    this.resourceStates = this.states.filter((s) => s.signal.type === 'resource');
+    this.eventStates = this.states.filter((s) => s.signal.type === 'event');
+  }
+
+  need(entry: ClassifiedEntry): Need | undefined {
+    if (isLog(entry)) {
+      return this.logStates.some((s) => selects((s.signal as LogSignal).files, entry, this.options.bareInput)) ? { text: true } : undefined;
+    }
+    if (entry.kind !== 'list' && entry.kind !== 'namespaced-object' && entry.kind !== 'cluster-object') return undefined;
+    let wanted = false;
+    for (const state of this.resourceStates) {
+      if (holdsResource(entry, state.signal as ResourceSignal)) {
+        state.seen = true;
+        wanted = true;
+      }
+    }
+    if (isEventFile(entry) && this.eventStates.length > 0) {
+      for (const state of this.eventStates) state.seen = true;
+      wanted = true;
+    }
+    return wanted ? { objects: true } : undefined;
+  }
+
+  text(chunk: Buffer, entry: ClassifiedEntry): void {
+    if (this.scanner?.entry !== entry) {
+      const active = this.logStates.filter((s) => selects((s.signal as LogSignal).files, entry, this.options.bareInput));
+      for (const state of active) state.seen = true;
+      const signals = active.map((s) => s.signal as LogSignal);
+      this.scanner = { entry, scanner: new LogScanner(signals, this.options.maxLineBytes, (line) => this.matchLine(line, entry)) };
+    }
+    this.scanner.scanner.push(chunk);
+  }
+
+  endText(entry: ClassifiedEntry): void {
+    if (this.scanner?.entry === entry) this.scanner.scanner.end();
+    this.scanner = undefined;
+  }
+
+  private matchLine(line: CandidateLine, entry: ClassifiedEntry): void {
+    let parsed: ReturnType<typeof parseLogLine> | undefined;
+    for (const signal of line.signals) {
+      const match = signal.regex.exec(line.text);
+      if (!match) continue;
+      parsed ??= parseLogLine(line.text, line.lineNo);
+      if (signal.levels && (!parsed.klog || !signal.levels.has(parsed.klog.level))) continue;
+      const state = this.stateOf.get(signal)!;
+      this.hold(state, undefined, {
+        signal: signal.name,
+        file: entry.path,
+        line: line.lineNo,
+        time: parsed.time,
+        text: clip(line.text),
+        match: [match.index, match.index + match[0].length],
+        captures: match.groups ? { ...match.groups } : undefined,
+      });
+    }
+  }
+
+  object(object: K8sObject, entry: ClassifiedEntry, place: ObjectPlace): void {
+    const kind = object.kind;
+    if (kind === 'Event' && isEventFile(entry)) {
+      for (const state of this.eventStates) this.matchEvent(state, object, entry, place);
+    }
+    for (const state of this.resourceStates) {
+      const signal = state.signal as ResourceSignal;
+      if (kind !== signal.kind || groupOf(object.apiVersion) !== signal.group) continue;
+      const meta = object.metadata ?? {};
+      if (signal.namespace !== undefined && meta.namespace !== signal.namespace) continue;
+      if (signal.objectName !== undefined && meta.name !== signal.objectName) continue;
+      if (signal.where && !signal.where({ object })) continue;
+      const name = meta.name ?? '';
+      const ref = { kind, namespace: meta.namespace, name };
+      this.hold(state, keyOf(object), {
+        signal: signal.name,
+        file: entry.path,
+        line: place.line,
+        time: undefined,
+        text: clip(signal.summary ? safeRender(signal.summary, { object }) : `${kind} ${meta.namespace ? `${meta.namespace}/` : ''}${name}`),
+        object: ref,
+        captures: { kind, name, namespace: meta.namespace ?? '' },
+        data: object,
+      });
+    }
+  }
+
+  private matchEvent(state: SignalState, event: K8sObject, entry: ClassifiedEntry, place: ObjectPlace): void {
+    const signal = state.signal as EventSignal;
+    const reason = stringField(event, 'reason');
+    const message = stringField(event, 'message') || stringField(event, 'note');
+    const involved = (event['involvedObject'] ?? event['regarding'] ?? {}) as Record<string, unknown>;
+    const namespace = event.metadata?.namespace ?? (involved['namespace'] as string | undefined);
+    if (signal.namespace !== undefined && namespace !== signal.namespace) return;
+    if (signal.involvedKind !== undefined && involved['kind'] !== signal.involvedKind) return;
+    if (signal.involvedName && !signal.involvedName.test(String(involved['name'] ?? ''))) return;
+    if (signal.literal && !message.includes(signal.literal)) return;
+    if (signal.reason && !signal.reason.test(reason)) return;
+    let match: RegExpExecArray | null = null;
+    if (signal.message) {
+      match = signal.message.exec(message);
+      if (!match) return;
+    }
+    const time = eventTime(event);
+    const objectName = String(involved['name'] ?? '');
+    const count = typeof event['count'] === 'number' ? ` (x${event['count']})` : '';
+    const prefix = `${reason} ${String(involved['kind'] ?? '')}/${objectName}${count}: `;
+    this.hold(state, keyOf(event), {
+      signal: signal.name,
+      file: entry.path,
+      line: place.line,
+      time,
+      text: clip(prefix + message),
+      match: match ? [prefix.length + match.index, prefix.length + match.index + match[0].length] : undefined,
+      captures: { reason, namespace: namespace ?? '', name: objectName, kind: String(involved['kind'] ?? ''), ...(match?.groups ?? {}) },
+      object: { kind: String(involved['kind'] ?? ''), namespace, name: objectName },
+      data: event,
+    });
+  }
+
+  private hold(state: SignalState, key: string | undefined, item: Held): void {
+    if (key !== undefined) {
+      if (state.keys.has(key)) return;
+      state.keys.add(key);
+    }
+    if (state.items.length >= state.rule.maxEvidence) state.dropped++;
+    else state.items.push(item);
+  }
+
+  /** Evaluates facts, conditions and scopes, and builds findings. */
+  finish(facts: Facts): EngineResult {
+    for (const state of this.states) if (state.signal.type === 'fact') this.evaluateFact(state, facts);
+    const result: EngineResult = { findings: [], notChecked: [], passed: [] };
+    for (const rule of this.rules) {
+      const outOfScope = scopeProblem(rule, facts);
+      if (outOfScope) {
+        result.notChecked.push({ ruleId: rule.id, title: rule.title, reason: outOfScope });
+        continue;
+      }
+      const states = rule.signals.map((signal) => this.stateOf.get(signal)!);
+      const truth = (name: string): Truth => {
+        const state = states.find((s) => s.signal.name === name);
+        if (!state) return 'unknown';
+        if (state.items.length > 0) return true;
+        return state.seen ? false : 'unknown';
+      };
+      const verdict = evaluateCondition(rule.condition, truth);
+      if (verdict === false) {
+        result.passed.push({ ruleId: rule.id, title: rule.title });
+      } else if (verdict === 'unknown') {
+        const missing = states.filter((s) => truth(s.signal.name) === 'unknown').map((s) => missingData(s.signal));
+        result.notChecked.push({ ruleId: rule.id, title: rule.title, reason: `the archive lacks ${missing.join('; ')}` });
+      } else {
+        result.findings.push(this.buildFinding(rule, states, truth, facts));
+      }
+    }
+    return result;
+  }
+
+  private evaluateFact(state: SignalState, facts: Facts): void {
+    const signal = state.signal as FactSignal;
+    const value = factValue(facts, signal.fact);
+    if (value === undefined) return;
+    state.seen = true;
+    const items = Array.isArray(value) ? value : [value];
+    const context = { facts, cluster: facts.cluster ?? {} };
+    for (const item of items) {
+      if (signal.where && !signal.where({ ...context, item })) continue;
+      const text = signal.summary ? safeRender(signal.summary, { ...context, item }) : summarize(item);
+      const fromClusterVersion = signal.fact.startsWith('history') || signal.fact === 'cluster';
+      this.hold(state, undefined, {
+        signal: signal.name,
+        file: fromClusterVersion ? (facts.clusterVersionFile ?? '') : (((item as { file?: string }).file) ?? ''),
+        line: undefined,
+        time: timeOfItem(item),
+        text: clip(text),
+        data: item,
+      });
+    }
+  }
+
+  private buildFinding(rule: Rule, states: SignalState[], truth: (name: string) => Truth, facts: Facts): Finding {
+    const matched = states.filter((s) => truth(s.signal.name) === true);
+    const signals: Record<string, unknown> = {};
+    for (const state of states) {
+      const items = state.items.map(templateItem);
+      signals[state.signal.name] = { matched: state.items.length > 0, count: state.items.length + state.dropped, items, first: items[0] };
+    }
+    const evidence = matched.flatMap((s) => s.items.map(templateItem));
+    const context = { rule: { id: rule.id, title: rule.title }, cluster: facts.cluster ?? {}, facts, signals, evidence, collectedAt: facts.collectedAt };
+    const severity = rule.severityWhen.find((s) => evaluateCondition(s.condition, truth) === true)?.severity ?? rule.severity;
+    return {
+      ruleId: rule.id,
+      severity,
+      title: rule.title,
+      component: rule.component,
+      tags: rule.tags,
+      message: safeRender(rule.message, context),
+      remediation: rule.remediation ? safeRender(rule.remediation, context) : '',
+      references: rule.references,
+      evidence: matched.flatMap((s) => s.items.map(({ data: _data, ...plain }) => dropUndefined(plain))),
+      evidenceDropped: matched.reduce((n, s) => n + s.dropped, 0),
+      banner: rule.banner ? safeRender(rule.banner, context) || undefined : undefined,
+    };
+  }
+}
+
+/** What a template sees of one piece of evidence: the evidence, its captures at the top, and the object. */
+function templateItem(item: Held): Record<string, unknown> {
+  return { ...item.captures, ...item, object: item.data ?? item.object, item: item.data };
+}
+
+function scopeProblem(rule: Rule, facts: Facts): string | undefined {
+  const inputs = rule.applies.inputs;
+  if (inputs && !inputs.includes(facts.layout)) return `needs ${inputs.join(' or ')} input; this input is ${facts.layout}`;
+  const range = rule.applies.versions;
+  if (range) {
+    const version = facts.cluster?.currentVersion;
+    if (!version) return `applies to versions ${range}; the cluster version is unknown (no ClusterVersion)`;
+    if (!satisfiesRange(version, range)) return `applies to versions ${range}; the cluster runs ${version}`;
+  }
+  return undefined;
+}
+
+function missingData(signal: Signal): string {
+  switch (signal.type) {
+    case 'log': {
+      const scopes = signal.files.map(describeSelector).join(' or ');
+      return `logs for signal '${signal.name}' (${scopes})`;
+    }
+    case 'resource':
+      return `${signal.kind} objects (${signal.group || 'core'}/${signal.resource}) for signal '${signal.name}'`;
+    case 'event':
+      return `events for signal '${signal.name}'`;
+    case 'fact':
+      return `${describeMissingFact(signal.fact)} for signal '${signal.name}'`;
+  }
+}
+
+function describeSelector(selector: LogSelector): string {
+  const parts: string[] = [];
+  if (selector.namespace) parts.push(`namespace ${selector.namespace}`);
+  if (selector.container) parts.push(`container ${selector.container}`);
+  if (selector.pod) parts.push('pod pattern');
+  if (selector.path) parts.push('path pattern');
+  if (selector.bare) parts.push('a single log file');
+  return parts.join(', ') || 'any log';
+}
+
+function isLog(entry: ClassifiedEntry): boolean {
+  return entry.kind === 'pod-log' || entry.kind === 'host-log';
+}
+
+function selects(selectors: readonly LogSelector[], entry: ClassifiedEntry, bareInput: boolean): boolean {
+  return selectors.some((s) => {
+    if (s.bare) return bareInput;
+    if (s.namespace !== undefined && s.namespace !== entry.namespace) return false;
+    if (s.container !== undefined && s.container !== entry.container) return false;
+    if (s.stream !== undefined && s.stream !== entry.logStream) return false;
+    if (s.pod && !(entry.pod !== undefined && s.pod.test(entry.pod))) return false;
+    if (s.path && !s.path.test(entry.path)) return false;
+    return true;
+  });
+}
+
+function holdsResource(entry: ClassifiedEntry, signal: ResourceSignal): boolean {
+  const group = entry.group === undefined || entry.group === 'core' ? '' : entry.group;
+  return entry.resource === signal.resource && group === signal.group;
+}
+
+function isEventFile(entry: ClassifiedEntry): boolean {
+  return entry.resource === 'events';
+}
+
+function groupOf(apiVersion: string | undefined): string {
+  if (!apiVersion) return '';
+  const slash = apiVersion.indexOf('/');
+  return slash < 0 ? '' : apiVersion.slice(0, slash);
+}
+
+function keyOf(object: K8sObject): string {
+  const meta = object.metadata ?? {};
+  return meta.uid ?? `${object.kind ?? ''}/${meta.namespace ?? ''}/${meta.name ?? ''}`;
+}
+
+function stringField(object: K8sObject, key: string): string {
+  const value = object[key];
+  return typeof value === 'string' ? value : '';
+}
+
+function eventTime(event: K8sObject): number | undefined {
+  for (const key of ['lastTimestamp', 'eventTime', 'firstTimestamp']) {
+    const value = event[key];
+    if (typeof value === 'string') {
+      const ms = Date.parse(value);
+      if (Number.isFinite(ms)) return ms;
+    }
+  }
+  return undefined;
+}
+
+function timeOfItem(item: unknown): number | undefined {
+  if (!item || typeof item !== 'object') return undefined;
+  const record = item as Record<string, unknown>;
+  for (const key of ['started', 'startedTime', 'time', 'firstTime']) if (typeof record[key] === 'number') return record[key];
+  const to = record['to'] as Record<string, unknown> | undefined;
+  return typeof to?.['startedTime'] === 'number' ? to['startedTime'] : undefined;
+}
+
+function summarize(item: unknown): string {
+  if (!item || typeof item !== 'object') return String(item);
+  return Object.entries(item as Record<string, unknown>)
+    .filter(([, v]) => ['string', 'number', 'boolean'].includes(typeof v))
+    .map(([k, v]) => `${k}=${String(v)}`)
+    .join(' ');
+}
+
+function clip(text: string): string {
+  return text.length > MAX_EVIDENCE_TEXT ? `${text.slice(0, MAX_EVIDENCE_TEXT)}…` : text;
+}
+
+function safeRender(template: (context: object) => string, context: object): string {
+  try {
+    return template(context);
+  } catch (err) {
+    return `(template error: ${(err as Error).message})`;
+  }
+}
+
+function dropUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}

@@ -1,0 +1,49 @@
+import type { Facts } from '../facts/collector.js';
+
+/**
+ * Facts by the names rules use (`fact: { name: history.transitions }`). Undefined means the
+ * archive lacks the data, which makes a signal unknown and its rule not checked.
+ */
+export function factValue(facts: Facts, name: string): unknown {
+  switch (name) {
+    case 'cluster':
+      return facts.cluster;
+    case 'collection':
+      return facts.collectedAt === undefined ? undefined : { time: facts.collectedAt };
+    case 'history.entries':
+      return facts.history?.entries;
+    case 'history.transitions':
+      return facts.history?.transitions;
+    case 'history.rollbacks':
+      return facts.history?.rollbacks;
+    case 'history.install':
+      return facts.history?.install;
+    case 'history.desired':
+      return facts.history?.desired;
+    case 'cvo.pods':
+      return facts.cvo.pods.length > 0 ? facts.cvo.pods : undefined;
+    case 'cvo.moments':
+      return facts.cvo.pods.length > 0 ? facts.cvo.pods.flatMap((pod) => pod.moments.map((m) => ({ ...m, pod: pod.pod, file: pod.file }))) : undefined;
+    default:
+      return undefined;
+  }
+}
+
+export const FACT_NAMES = [
+  'cluster',
+  'collection',
+  'history.entries',
+  'history.transitions',
+  'history.rollbacks',
+  'history.install',
+  'history.desired',
+  'cvo.pods',
+  'cvo.moments',
+] as const;
+
+export function describeMissingFact(name: string): string {
+  if (name.startsWith('history') || name === 'cluster') return `a ClusterVersion object (fact ${name})`;
+  if (name.startsWith('cvo')) return `cluster-version-operator logs (fact ${name})`;
+  if (name === 'collection') return 'a must-gather timestamp file (fact collection)';
+  return `fact ${name}`;
+}

@@ -1,0 +1,58 @@
+/** What the rule engine hands to the reports. */
+
+export type Severity = 'info' | 'warning' | 'error' | 'critical';
+
+export const SEVERITIES: readonly Severity[] = ['info', 'warning', 'error', 'critical'];
+
+/** Higher is more severe. */
+export function severityRank(severity: Severity): number {
+  return SEVERITIES.indexOf(severity);
+}
+
+/** One piece of evidence: a log line, an object, an event or a fact that a signal matched. */
+export interface Evidence {
+  /** Name of the rule's signal that matched. */
+  signal: string;
+  /** Path inside the input (archive), empty for derived facts. */
+  file: string;
+  /** 1-based line in `file`, when known. */
+  line?: number | undefined;
+  /** Epoch ms, when known. */
+  time?: number | undefined;
+  /** The matched line, or a one-line summary of the object / event / fact. */
+  text: string;
+  /** Where in `text` the match is, for highlighting: [start, end). */
+  match?: [number, number] | undefined;
+  /** Named captures of the regex, or the object's identifying fields. */
+  captures?: Record<string, string> | undefined;
+  /** For objects and events: kind, namespace, name. */
+  object?: { kind: string; namespace?: string | undefined; name: string } | undefined;
+}
+
+export interface Finding {
+  ruleId: string;
+  severity: Severity;
+  title: string;
+  component: string;
+  tags: string[];
+  message: string;
+  remediation: string;
+  references: string[];
+  evidence: Evidence[];
+  /** Evidence items dropped by the per-signal cap. */
+  evidenceDropped: number;
+  /** Set by a rule to change how the whole report must be read (e.g. status may be stale). */
+  banner?: string | undefined;
+}
+
+export interface NotChecked {
+  ruleId: string;
+  title: string;
+  /** Why the rule could not be evaluated: which data the archive lacks, or why it is out of scope. */
+  reason: string;
+}
+
+export interface Passed {
+  ruleId: string;
+  title: string;
+}

@@ -1,0 +1,305 @@
+import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import fg from 'fast-glob';
+import yaml from 'js-yaml';
+import picomatch from 'picomatch';
+import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import { parseCondition, allOf, signalNames, type ConditionNode } from './condition.js';
+import { compileCel } from './cel.js';
+import { compileTemplate, type Template } from './templates.js';
+import { requiredLiteral } from './literal.js';
+import { unsafeRegexReason } from './regex-safety.js';
+import { isValidRange } from '../facts/version.js';
+import type { Severity } from './findings.js';
+import type { LogSelector, Rule, Signal } from './rule.js';
+
+/** The rule pack shipped with mgsift, and its schema. */
+export const BUILTIN_RULES_DIR = fileURLToPath(new URL('../../rules/', import.meta.url));
+export const RULE_SCHEMA_FILE = fileURLToPath(new URL('../../rules/schema.json', import.meta.url));
+
+const DEFAULT_MAX_EVIDENCE = 50;
+
+/** A problem in a rule file, with where it is. */
+export interface RuleIssue {
+  file: string;
+  line: number;
+  reason: string;
+}
+
+export interface LoadedRules {
+  rules: Rule[];
+  issues: RuleIssue[];
+  /** Notes for the user, e.g. a user rule replacing a built-in one. */
+  notes: string[];
+}
+
+let validator: ReturnType<Ajv2020['compile']> | undefined;
+function validate(document: unknown): ErrorObject[] {
+  if (!validator) {
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    validator = ajv.compile(JSON.parse(readFileSync(RULE_SCHEMA_FILE, 'utf8')) as object);
+  }
+  return validator(document) ? [] : (validator.errors ?? []);
+}
+
+/** Rule files under a folder: every `*.yaml` except fixtures and the schema. */
+export async function ruleFiles(dir: string): Promise<string[]> {
+  const files = await fg(['**/*.yaml', '**/*.yml'], { cwd: dir, absolute: true, ignore: ['**/*.fixtures/**', '**/fixtures/**'] });
+  return files.sort();
+}
+
+/**
+ * Loads the built-in pack and any user folders. A user rule whose id exists replaces the
+ * built-in one (and says so); a duplicate id within one origin is an issue.
+ */
+export async function loadRules(userDirs: readonly string[] = [], options: { builtin?: boolean } = {}): Promise<LoadedRules> {
+  const result: LoadedRules = { rules: [], issues: [], notes: [] };
+  const origins: { dir: string; builtin: boolean }[] = [
+    ...(options.builtin === false ? [] : [{ dir: BUILTIN_RULES_DIR, builtin: true }]),
+    ...userDirs.map((dir) => ({ dir, builtin: false })),
+  ];
+  const byId = new Map<string, Rule>();
+  for (const origin of origins) {
+    const seenHere = new Map<string, string>();
+    for (const file of await ruleFiles(origin.dir)) {
+      const { rule, issues } = loadRuleText(file, await readFile(file, 'utf8'), origin.builtin);
+      result.issues.push(...issues);
+      if (!rule) continue;
+      const twin = seenHere.get(rule.id);
+      if (twin) {
+        result.issues.push({ file, line: lineOfKey(rule.id, 'id', file), reason: `duplicate id '${rule.id}' (also in ${twin})` });
+        continue;
+      }
+      seenHere.set(rule.id, file);
+      const replaced = byId.get(rule.id);
+      if (replaced && replaced.builtin && !rule.builtin) result.notes.push(`rule ${rule.id} from ${file} replaces the built-in rule`);
+      byId.set(rule.id, rule);
+    }
+  }
+  result.rules = [...byId.values()];
+  return result;
+}
+
+interface RawRule {
+  id: string;
+  title: string;
+  severity: Severity;
+  status: Rule['status'];
+  component: string;
+  tags?: string[];
+  references?: string[];
+  falsepositives?: string;
+  applies?: { versions?: string; inputs?: string[] };
+  signals: Record<string, RawSignal>;
+  condition?: string;
+  message: string;
+  remediation?: string;
+  banner?: string;
+  severityWhen?: { condition: string; severity: Severity }[];
+  maxEvidence?: number;
+}
+
+interface RawSignal {
+  log?: { files: Record<string, string | boolean>[]; regex: string; literal?: string | string[]; level?: string | string[]; ignoreCase?: boolean };
+  resource?: { group?: string; kind: string; resource?: string; namespace?: string; name?: string; where?: string; summary?: string };
+  event?: { reason?: string; message?: string; literal?: string; namespace?: string; involvedKind?: string; involvedName?: string };
+  fact?: { name: string; where?: string; summary?: string };
+}
+
+/** Parses, validates and compiles one rule file; every problem is an issue with its line. */
+export function loadRuleText(file: string, text: string, builtin: boolean): { rule?: Rule; issues: RuleIssue[] } {
+  const issues: RuleIssue[] = [];
+  const at = (path: readonly string[], reason: string): void => {
+    issues.push({ file, line: lineOfPath(text, path), reason });
+  };
+  let document: unknown;
+  try {
+    document = yaml.load(text, { schema: yaml.JSON_SCHEMA, filename: file });
+  } catch (err) {
+    const mark = (err as { mark?: { line?: number } }).mark;
+    issues.push({ file, line: (mark?.line ?? 0) + 1, reason: `YAML: ${(err as Error).message.split('\n', 1)[0]}` });
+    return { issues };
+  }
+  for (const error of validate(document)) {
+    const path = error.instancePath.split('/').filter(Boolean);
+    const extra = (error.params as { additionalProperty?: string }).additionalProperty;
+    at(extra ? [...path, extra] : path, `${error.instancePath || '(rule)'} ${error.message ?? 'is invalid'}${extra ? `: '${extra}'` : ''}`);
+  }
+  if (issues.length > 0) return { issues };
+  const raw = document as RawRule;
+
+  const compile = <T>(path: string[], make: () => T): T | undefined => {
+    try {
+      return make();
+    } catch (err) {
+      at(path, (err as Error).message.split('\n', 1)[0] ?? 'invalid');
+      return undefined;
+    }
+  };
+  const template = (path: string[], source: string | undefined): Template | undefined =>
+    source === undefined ? undefined : compile(path, () => compileTemplate(source));
+  const regex = (path: string[], source: string | undefined, flags = ''): RegExp | undefined => {
+    if (source === undefined) return undefined;
+    const unsafe = unsafeRegexReason(source, flags);
+    if (unsafe) {
+      at(path, `regex ${unsafe}`);
+      return undefined;
+    }
+    return new RegExp(source, flags);
+  };
+
+  const signals: Signal[] = [];
+  for (const [name, spec] of Object.entries(raw.signals)) {
+    const base = ['signals', name];
+    if (spec.log) {
+      const log = spec.log;
+      const flags = log.ignoreCase ? 'i' : '';
+      const re = regex([...base, 'log', 'regex'], log.regex, flags);
+      if (!re) continue;
+      const given = log.literal === undefined ? undefined : ([] as string[]).concat(log.literal);
+      if (given && !log.ignoreCase) {
+        for (const literal of given) {
+          if (!re.source.includes(literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) && !log.regex.includes(literal)) {
+            at([...base, 'log', 'literal'], `literal '${literal}' does not occur in the regex`);
+          }
+        }
+      }
+      const derived = requiredLiteral(log.regex);
+      signals.push({
+        type: 'log',
+        name,
+        files: log.files.map((selector) => compileSelector(selector)),
+        regex: re,
+        literals: log.ignoreCase ? undefined : (given ?? (derived ? [derived] : undefined)),
+        levels: log.level === undefined ? undefined : new Set(([] as string[]).concat(log.level)),
+      });
+    } else if (spec.resource) {
+      const r = spec.resource;
+      const where = r.where === undefined ? undefined : compile([...base, 'resource', 'where'], () => compileCel(r.where!));
+      if (r.where !== undefined && !where) continue;
+      signals.push({
+        type: 'resource',
+        name,
+        group: r.group === undefined || r.group === 'core' ? '' : r.group,
+        kind: r.kind,
+        resource: r.resource ?? pluralOf(r.kind),
+        namespace: r.namespace,
+        objectName: r.name,
+        where,
+        summary: template([...base, 'resource', 'summary'], r.summary),
+      });
+    } else if (spec.event) {
+      const e = spec.event;
+      signals.push({
+        type: 'event',
+        name,
+        reason: regex([...base, 'event', 'reason'], e.reason),
+        message: regex([...base, 'event', 'message'], e.message),
+        literal: e.literal ?? (e.message ? requiredLiteral(e.message) : undefined),
+        namespace: e.namespace,
+        involvedKind: e.involvedKind,
+        involvedName: regex([...base, 'event', 'involvedName'], e.involvedName),
+      });
+    } else if (spec.fact) {
+      const f = spec.fact;
+      const where = f.where === undefined ? undefined : compile([...base, 'fact', 'where'], () => compileCel(f.where!));
+      if (f.where !== undefined && !where) continue;
+      signals.push({ type: 'fact', name, fact: f.name, where, summary: template([...base, 'fact', 'summary'], f.summary) });
+    }
+  }
+
+  const names = Object.keys(raw.signals);
+  const condition = (path: string[], source: string | undefined): ConditionNode | undefined => {
+    if (source === undefined) return allOf(names);
+    const node = compile(path, () => parseCondition(source));
+    if (!node) return undefined;
+    for (const used of signalNames(node)) if (!names.includes(used)) at(path, `condition names unknown signal '${used}'`);
+    return node;
+  };
+  const mainCondition = condition(['condition'], raw.condition);
+  const severityWhen = (raw.severityWhen ?? []).map((entry, i) => ({
+    condition: condition(['severityWhen', String(i), 'condition'], entry.condition),
+    severity: entry.severity,
+  }));
+  if (raw.applies?.versions !== undefined && !isValidRange(raw.applies.versions)) {
+    at(['applies', 'versions'], `invalid version range '${raw.applies.versions}'`);
+  }
+  const message = template(['message'], raw.message);
+  const remediation = template(['remediation'], raw.remediation);
+  const banner = template(['banner'], raw.banner);
+  if (issues.length > 0 || !mainCondition || !message) return { issues };
+
+  return {
+    issues,
+    rule: {
+      id: raw.id,
+      title: raw.title,
+      severity: raw.severity,
+      status: raw.status,
+      component: raw.component,
+      tags: raw.tags ?? [],
+      references: raw.references ?? [],
+      falsepositives: raw.falsepositives ?? '',
+      applies: { versions: raw.applies?.versions, inputs: raw.applies?.inputs },
+      signals,
+      condition: mainCondition,
+      severityWhen: severityWhen.flatMap((s) => (s.condition ? [{ condition: s.condition, severity: s.severity }] : [])),
+      message,
+      remediation,
+      banner,
+      maxEvidence: raw.maxEvidence ?? DEFAULT_MAX_EVIDENCE,
+      file,
+      builtin,
+    },
+  };
+}
+
+function compileSelector(raw: Record<string, string | boolean>): LogSelector {
+  const glob = (value: string | boolean | undefined): RegExp | undefined =>
+    typeof value === 'string' ? picomatch.makeRe(value, { dot: true }) : undefined;
+  const text = (value: string | boolean | undefined): string | undefined => (typeof value === 'string' ? value : undefined);
+  return {
+    namespace: text(raw['namespace']),
+    pod: glob(raw['pod']),
+    container: text(raw['container']),
+    stream: text(raw['stream']),
+    path: glob(raw['path']),
+    bare: raw['bare'] === true ? true : undefined,
+  };
+}
+
+/** Kubernetes' regular plural of a kind (`InstallPlan` → `installplans`, `Policy` → `policies`). */
+export function pluralOf(kind: string): string {
+  const lower = kind.toLowerCase();
+  if (/(s|x|z|ch|sh)$/.test(lower)) return `${lower}es`;
+  if (/[^aeiou]y$/.test(lower)) return `${lower.slice(0, -1)}ies`;
+  return `${lower}s`;
+}
+
+/** The 1-based line where a YAML path (keys, indices ignored) is written, best effort. */
+export function lineOfPath(text: string, path: readonly string[]): number {
+  const lines = text.split('\n');
+  let line = 0;
+  for (const key of path) {
+    if (/^\d+$/.test(key)) continue;
+    const pattern = new RegExp(`^\\s*(- )?["']?${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}["']?\\s*:`);
+    for (let i = line; i < lines.length; i++) {
+      if (pattern.test(lines[i]!)) {
+        line = i;
+        break;
+      }
+    }
+  }
+  return line + 1;
+}
+
+function lineOfKey(value: string, key: string, file: string): number {
+  try {
+    const text = readFileSync(file, 'utf8');
+    const index = text.split('\n').findIndex((l) => l.startsWith(`${key}:`) && l.includes(value));
+    return index + 1 || 1;
+  } catch {
+    return 1;
+  }
+}

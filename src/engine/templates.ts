@@ -1,0 +1,53 @@
+import Handlebars from 'handlebars';
+
+/**
+ * Message, remediation and banner templates of rules: Handlebars on plain text (no HTML
+ * escaping here; each renderer escapes for its own format). Helpers are small and generic;
+ * OpenShift knowledge stays in facts.
+ */
+const hb = Handlebars.create();
+
+hb.registerHelper('join', (list: unknown, separator: unknown) =>
+  Array.isArray(list) ? list.map(String).join(typeof separator === 'string' ? separator : ', ') : '',
+);
+hb.registerHelper('eq', (a: unknown, b: unknown) => a === b);
+hb.registerHelper('ne', (a: unknown, b: unknown) => a !== b);
+hb.registerHelper('gt', (a: unknown, b: unknown) => Number(a) > Number(b));
+hb.registerHelper('lower', (s: unknown) => String(s ?? '').toLowerCase());
+hb.registerHelper('upper', (s: unknown) => String(s ?? '').toUpperCase());
+hb.registerHelper('plural', (n: unknown, word: unknown) => `${String(n)} ${String(word)}${Number(n) === 1 ? '' : 's'}`);
+hb.registerHelper('time', (ms: unknown) =>
+  typeof ms === 'number' && Number.isFinite(ms) ? new Date(ms).toISOString().replace('.000Z', 'Z') : 'unknown time',
+);
+hb.registerHelper('unique', (list: unknown, key: unknown) => {
+  if (!Array.isArray(list)) return [];
+  const values = list.map((item) => (typeof key === 'string' && item && typeof item === 'object' ? (item as Record<string, unknown>)[key] : item));
+  return [...new Set(values.filter((v) => v !== undefined && v !== null && v !== ''))];
+});
+hb.registerHelper('split', (s: unknown, separator: unknown) =>
+  String(s ?? '')
+    .split(typeof separator === 'string' ? separator : ',')
+    .map((part) => part.trim().replace(/^"|"$/g, ''))
+    .filter(Boolean),
+);
+
+export type Template = (context: object) => string;
+
+export class TemplateError extends Error {}
+
+export function compileTemplate(source: string): Template {
+  let compiled: HandlebarsTemplateDelegate;
+  try {
+    hb.precompile(source, { strict: false }); // throws on syntax errors now, not at first render
+    compiled = hb.compile(source, { noEscape: true, strict: false });
+  } catch (err) {
+    throw new TemplateError(`template: ${(err as Error).message.split('\n').slice(0, 2).join(' ')}`);
+  }
+  return (context) => {
+    try {
+      return compiled(context, { allowProtoPropertiesByDefault: false }).trim();
+    } catch (err) {
+      throw new TemplateError(`template failed: ${(err as Error).message.split('\n', 1)[0]}`);
+    }
+  };
+}

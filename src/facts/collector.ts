@@ -1,0 +1,130 @@
+import type { EntryConsumer, Need, ObjectPlace, WalkSummary } from '../ingest/consumer.js';
+import type { ClassifiedEntry, LayoutKind } from '../layout/types.js';
+import type { K8sObject } from '../parsers/k8s.js';
+import { LineSplitter } from '../parsers/lines.js';
+import { parseLogLine } from '../parsers/logline.js';
+import { clusterIdentity, type ClusterIdentity } from './cluster.js';
+import { analyzeHistory, type UpdateHistory } from './history.js';
+import { collectionTime, parseGatherTimestamps, type GatherTimestamps } from './collection-time.js';
+import { CvoLogFacts, type CvoBuild, type CvoMoment } from './cvo.js';
+
+const CVO_NAMESPACE = 'openshift-cluster-version';
+const CVO_CONTAINER = 'cluster-version-operator';
+
+/** One CVO container log: which pod, its build and when it ran. */
+export interface CvoPod {
+  file: string;
+  pod: string;
+  stream: string;
+  build?: CvoBuild | undefined;
+  firstTime?: number | undefined;
+  lastTime?: number | undefined;
+  moments: CvoMoment[];
+}
+
+/** Everything derived once per archive and shared by rules and reports. */
+export interface Facts {
+  layout: LayoutKind;
+  /** Where the ClusterVersion came from, when there was one. */
+  clusterVersionFile?: string | undefined;
+  cluster?: ClusterIdentity | undefined;
+  history?: UpdateHistory | undefined;
+  /** Epoch ms: the end of the gather, from the `timestamp` files. */
+  collectedAt?: number | undefined;
+  cvo: { pods: CvoPod[] };
+}
+
+/**
+ * Reads what facts are made of — ClusterVersion, Infrastructure, the gather's `timestamp`
+ * files and CVO logs — in the same pass as the rules.
+ */
+export class FactsCollector implements EntryConsumer {
+  private clusterVersion: K8sObject | undefined;
+  private clusterVersionFile: string | undefined;
+  private infrastructure: K8sObject | undefined;
+  private readonly timestamps: GatherTimestamps[] = [];
+  private timestampText = '';
+  private readonly pods: CvoPod[] = [];
+  private current: { pod: CvoPod; facts: CvoLogFacts; lines: LineSplitter } | undefined;
+  private layout: LayoutKind = 'unknown';
+
+  constructor(private readonly maxLineBytes: number) {}
+
+  need(entry: ClassifiedEntry): Need | undefined {
+    if (entry.group === 'config.openshift.io' && (entry.resource === 'clusterversions' || entry.resource === 'infrastructures')) {
+      return { objects: true };
+    }
+    if (entry.metadata === 'timestamp') return { text: true };
+    if (isCvoLog(entry)) return { text: true };
+    return undefined;
+  }
+
+  object(object: K8sObject, entry: ClassifiedEntry, _place: ObjectPlace): void {
+    if (object.kind === 'ClusterVersion' && (object.metadata?.name ?? 'version') === 'version') {
+      this.clusterVersion = object;
+      this.clusterVersionFile = entry.path;
+    } else if (object.kind === 'Infrastructure' && (object.metadata?.name ?? 'cluster') === 'cluster') {
+      this.infrastructure = object;
+    }
+  }
+
+  text(chunk: Buffer, entry: ClassifiedEntry): void {
+    if (entry.metadata === 'timestamp') {
+      this.timestampText += chunk.toString('utf8', 0, Math.min(chunk.length, 4096));
+      return;
+    }
+    if (!this.current) {
+      const pod: CvoPod = { file: entry.path, pod: entry.pod ?? entry.path, stream: entry.logStream ?? 'current', moments: [] };
+      const facts = new CvoLogFacts();
+      const lines = new LineSplitter((line, lineNo) => {
+        const parsed = parseLogLine(line, lineNo);
+        facts.feed(parsed.text, parsed.time);
+      }, this.maxLineBytes);
+      this.current = { pod, facts, lines };
+    }
+    this.current.lines.push(chunk);
+  }
+
+  endText(entry: ClassifiedEntry): void {
+    if (entry.metadata === 'timestamp') {
+      const parsed = parseGatherTimestamps(this.timestampText);
+      if (parsed) this.timestamps.push(parsed);
+      this.timestampText = '';
+      return;
+    }
+    if (!this.current) return;
+    const { pod, facts, lines } = this.current;
+    lines.end();
+    this.current = undefined;
+    const summary = facts.summary();
+    // A bare log that is not a CVO log leaves no trace.
+    if (entry.kind !== 'pod-log' || entry.namespace === CVO_NAMESPACE || summary.build) {
+      if (summary.build || facts.moments.length > 0 || entry.namespace === CVO_NAMESPACE) {
+        this.pods.push({ ...pod, build: summary.build, firstTime: summary.firstTime, lastTime: summary.lastTime, moments: facts.moments });
+      }
+    }
+  }
+
+  end(summary: WalkSummary): void {
+    this.layout = summary.layout;
+  }
+
+  facts(): Facts {
+    const cv = this.clusterVersion;
+    return {
+      layout: this.layout,
+      clusterVersionFile: this.clusterVersionFile,
+      cluster: cv ? clusterIdentity(cv, this.infrastructure) : undefined,
+      history: cv ? analyzeHistory(cv) : undefined,
+      collectedAt: collectionTime(this.timestamps),
+      cvo: { pods: this.pods },
+    };
+  }
+}
+
+/** CVO container logs, and a single log given alone (it may be a saved CVO log). */
+function isCvoLog(entry: ClassifiedEntry): boolean {
+  if (entry.kind !== 'pod-log') return false;
+  if (entry.namespace === CVO_NAMESPACE) return entry.container === undefined || entry.container === CVO_CONTAINER;
+  return entry.namespace === undefined && entry.pod === undefined;
+}

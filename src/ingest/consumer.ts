@@ -1,0 +1,42 @@
+import type { ClassifiedEntry } from '../layout/types.js';
+import type { K8sObject } from '../parsers/k8s.js';
+
+/** What a consumer needs of an entry, decided from its classified path before a byte is read. */
+export interface Need {
+  /** Parsed Kubernetes objects (YAML or JSON files; Lists expanded). */
+  objects?: boolean;
+  /** Raw bytes (logs and other text), chunk by chunk. */
+  text?: boolean;
+}
+
+/** Where an object sat in its file. */
+export interface ObjectPlace {
+  /** 1-based line where the object starts, when it can be told cheaply. */
+  line: number | undefined;
+}
+
+/**
+ * A stage that reads the archive (facts, rule engine, inventory). The walker asks every
+ * consumer what it needs of each entry and reads, parses and hands out only that.
+ */
+export interface EntryConsumer {
+  need(entry: ClassifiedEntry): Need | undefined;
+  object?(object: K8sObject, entry: ClassifiedEntry, place: ObjectPlace): void;
+  text?(chunk: Buffer, entry: ClassifiedEntry): void;
+  /** The entry's text is complete (called after the last `text` chunk, also when none came). */
+  endText?(entry: ClassifiedEntry): void;
+  /** After the last entry: the layout of the whole input is known. */
+  end?(summary: WalkSummary): void;
+}
+
+export interface WalkSummary {
+  layout: import('../layout/types.js').LayoutKind;
+  entries: number;
+  files: number;
+  bytesRead: number;
+  /** Every entry's classification counts, by kind. */
+  byKind: Record<string, number>;
+  podLogs: number;
+  podLogBytes: number;
+  roots: string[];
+}

@@ -1,0 +1,182 @@
+/**
+ * YAML files of Kubernetes objects: one object, a `kind: *List`, or several `---` documents.
+ *
+ * Each document is loaded on its own (split at `---` markers, which YAML forbids inside
+ * content), so one broken document costs only itself. js-yaml runs with the JSON schema
+ * (timestamps, `on`, `yes` stay strings), a nesting limit, and after loading a document that
+ * uses aliases, a check that the aliases do not blow it up (billion laughs: js-yaml shares
+ * aliased nodes, so loading is cheap but any later walk of the result is not).
+ */
+import yaml from 'js-yaml';
+import { describeError, type Problems } from '../core/problems.js';
+import { expandDocument, type K8sObject, type ParsedObject } from './k8s.js';
+
+export interface YamlOptions {
+  /** Deepest nesting of collections accepted (default 256; real CRDs reach about 40). */
+  maxDepth?: number;
+  /**
+   * Most nodes a document may expand to through aliases, as a multiple of its text length
+   * (default 2; and never below 10,000 nodes).
+   */
+  maxAliasExpansion?: number;
+}
+
+export const DEFAULT_YAML_MAX_DEPTH = 256;
+const MIN_EXPANSION_BUDGET = 10_000;
+
+/** js-yaml 4.1+ options the bundled types do not declare yet. */
+interface LoadOptionsExt extends yaml.LoadOptions {
+  maxDepth?: number;
+}
+
+/** A document's span in the text. */
+interface Chunk {
+  start: number;
+  end: number;
+}
+
+const DOC_MARKER_RE = /^---(?=[ \t\r\n]|$)/gm;
+
+/** Splits `text` at `---` document markers (the marker stays with the document it opens). */
+function splitDocuments(text: string): Chunk[] {
+  const chunks: Chunk[] = [];
+  let start = 0;
+  DOC_MARKER_RE.lastIndex = 0;
+  for (let m = DOC_MARKER_RE.exec(text); m !== null; m = DOC_MARKER_RE.exec(text)) {
+    if (m.index > start) chunks.push({ start, end: m.index });
+    start = m.index;
+    DOC_MARKER_RE.lastIndex = m.index + 3;
+  }
+  chunks.push({ start, end: text.length });
+  return chunks;
+}
+
+const CONTENT_LINE_RE = /^[ \t]*[^\s#%]/m;
+const DIRECTIVE_RE = /^%/m;
+
+/** Counts line breaks in text[from, to). */
+function countLines(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = text.indexOf('\n', from); i >= 0 && i < to; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+/**
+ * Objects in a YAML text, Lists expanded, each with its document and item index.
+ * Broken documents are reported to `problems` (one line: where, and js-yaml's reason).
+ */
+export function* parseYamlItems(text: string, path: string, problems: Problems, opts: YamlOptions = {}): Generator<ParsedObject> {
+  const maxDepth = opts.maxDepth ?? DEFAULT_YAML_MAX_DEPTH;
+  const expansion = opts.maxAliasExpansion ?? 2;
+  const chunks = splitDocuments(text);
+  let lineCursor = 0;
+  let lineAt = 0;
+  let doc = 0;
+  let carried = '';
+  let carriedStart = 0;
+  for (let c = 0; c < chunks.length; c++) {
+    const chunk = chunks[c];
+    if (chunk === undefined) continue;
+    let body = text.slice(chunk.start, chunk.end);
+    const explicit = body.startsWith('---');
+    if (!explicit && !CONTENT_LINE_RE.test(body)) {
+      // Before the first marker: only blank lines, comments or directives. Directives belong
+      // to the next document.
+      if (DIRECTIVE_RE.test(body)) {
+        carried = body;
+        carriedStart = chunk.start;
+      }
+      continue;
+    }
+    let bodyStart = chunk.start;
+    if (carried) {
+      body = carried + body;
+      bodyStart = carriedStart;
+      carried = '';
+    }
+    const index = doc++;
+    let value: unknown;
+    try {
+      const loadOpts: LoadOptionsExt = { schema: yaml.JSON_SCHEMA, json: true, maxDepth, filename: path };
+      value = yaml.load(body, loadOpts);
+    } catch (err) {
+      lineAt += countLines(text, lineCursor, bodyStart);
+      lineCursor = bodyStart;
+      problems.error(path, `YAML document ${index + 1}: ${yamlErrorText(err, lineAt)}`);
+      continue;
+    }
+    if (value === null || value === undefined) continue;
+    if (typeof value === 'object' && body.includes('&') && body.includes('*')) {
+      const budget = Math.max(MIN_EXPANSION_BUDGET, Math.floor(body.length * expansion));
+      const verdict = checkExpansion(value, budget);
+      if (verdict !== undefined) {
+        problems.error(path, `YAML document ${index + 1}: rejected, ${verdict}`);
+        continue;
+      }
+    }
+    yield* expandDocument(value, index, path, problems, 'YAML document');
+  }
+}
+
+/** Objects in a YAML text, Lists expanded (see `parseYamlItems`). */
+export function* parseYamlObjects(text: string, path: string, problems: Problems, opts?: YamlOptions): Generator<K8sObject> {
+  for (const parsed of parseYamlItems(text, path, problems, opts)) yield parsed.object;
+}
+
+/** One line from a js-yaml error: `line L, column C: reason`, lines counted in the whole file. */
+function yamlErrorText(err: unknown, lineOffset: number): string {
+  if (err instanceof RangeError) return 'nesting too deep to parse';
+  if (err instanceof yaml.YAMLException) {
+    const mark = err.mark as { line?: number; column?: number } | undefined;
+    const reason = err.reason || describeError(err);
+    if (mark && typeof mark.line === 'number' && typeof mark.column === 'number') {
+      return `line ${mark.line + 1 + lineOffset}, column ${mark.column + 1}: ${reason}`;
+    }
+    return reason;
+  }
+  return describeError(err);
+}
+
+/**
+ * Counts the nodes a walk of `root` would visit, following shared (aliased) nodes each time
+ * they are referenced, without walking them more than once. Returns why the document is
+ * rejected, or undefined if it stays within `budget` nodes.
+ */
+function checkExpansion(root: object, budget: number): string | undefined {
+  const sizes = new Map<object, number>();
+  const inProgress = new Set<object>();
+  let verdict: string | undefined;
+
+  const size = (node: object, depth: number): number => {
+    const known = sizes.get(node);
+    if (known !== undefined) return known;
+    if (inProgress.has(node)) {
+      verdict = 'it refers to itself through an alias';
+      return Infinity;
+    }
+    if (depth > 10_000) {
+      verdict = 'aliases nest too deep';
+      return Infinity;
+    }
+    inProgress.add(node);
+    let total = 1;
+    const values: unknown[] = Array.isArray(node) ? node : Object.values(node);
+    for (const v of values) {
+      if (typeof v === 'object' && v !== null) total += size(v, depth + 1);
+      else total += 1;
+      if (total > budget) break;
+    }
+    inProgress.delete(node);
+    sizes.set(node, total);
+    return total;
+  };
+
+  try {
+    const total = size(root, 0);
+    if (verdict !== undefined) return verdict;
+    if (total > budget) return `its aliases expand it to more than ${budget} nodes (alias bomb?)`;
+  } catch (err) {
+    return err instanceof RangeError ? 'aliases nest too deep' : describeError(err);
+  }
+  return undefined;
+}

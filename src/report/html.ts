@@ -1,0 +1,340 @@
+/**
+ * HTML report: one self-contained file (inline CSS and SVG, no script, no external request,
+ * a Content-Security-Policy that forbids them anyway), readable with JavaScript off and
+ * printable. Rendered with an isolated Handlebars instance from `templates/report.html.hbs`
+ * and `templates/partials/*.hbs`.
+ *
+ * Safety: this module builds a view model of plain strings (archive text passed through
+ * {@link sanitizeText}); the templates print it with `{{ }}` only, so Handlebars escapes every
+ * character that could open markup. No helper returns a SafeString. Links are made only from
+ * `http:`/`https:` URLs ({@link httpUrl}), with `rel="noreferrer"`.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import Handlebars from 'handlebars';
+import type { Evidence, Finding, Severity } from '../engine/findings.js';
+import type { Report } from './model.js';
+import {
+  countsDesc,
+  displayTime,
+  EVIDENCE_SHOWN,
+  evidenceNotShown,
+  formatBytes,
+  formatUtc,
+  httpUrl,
+  laneTitle,
+  remediationBlocks,
+  sanitizeText,
+  sortByRuleId,
+  sortFindings,
+  sortProblems,
+  sortTimeline,
+  splitMatch,
+  verifiedLabel,
+} from './common.js';
+import { buildTimeline } from './timeline.js';
+import type { TimelineSvg } from './timeline.js';
+
+export interface HtmlOptions {
+  /** Folder holding `report.html.hbs` and `partials/`; defaults to the package's `templates/`. */
+  templatesDir?: URL | string | undefined;
+  /** Evidence items shown per finding (default 10); the rest are counted. */
+  evidencePerFinding?: number | undefined;
+  /** Timeline items drawn at most in the figure (default 400); the table lists them all. */
+  maxTimelineItems?: number | undefined;
+}
+
+/** The report as one self-contained HTML document. */
+export function renderHtml(report: Report, options: HtmlOptions = {}): string {
+  const template = loadTemplate(options.templatesDir ?? DEFAULT_TEMPLATES);
+  return template(htmlView(report, options), { allowProtoPropertiesByDefault: false, allowProtoMethodsByDefault: false });
+}
+
+/** The Content-Security-Policy the document declares (also asserted by the tests). */
+export const HTML_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+
+const DEFAULT_TEMPLATES = new URL('../../templates/', import.meta.url);
+
+// ---------------------------------------------------------------------------------------------
+// View model: everything the templates print, as sanitized plain strings.
+
+interface Pair {
+  label: string;
+  value: string;
+}
+
+interface EvidenceView {
+  file: string;
+  line: string | null;
+  time: string | null;
+  signal: string;
+  object: string | null;
+  before: string;
+  match: string;
+  after: string;
+  hasMatch: boolean;
+  captures: Pair[];
+}
+
+interface FindingView {
+  anchor: string;
+  severity: Severity;
+  ruleId: string;
+  title: string;
+  component: string;
+  tags: string[];
+  message: string;
+  evidence: EvidenceView[];
+  hasEvidence: boolean;
+  more: string | null;
+  remediation: { code: boolean; text: string }[];
+  hasRemediation: boolean;
+  references: { text: string; href: string | null }[];
+  hasReferences: boolean;
+}
+
+interface HistoryView {
+  version: string;
+  state: string;
+  verified: string;
+  verifiedClass: string;
+  started: string;
+  completed: string;
+  image: string;
+  rollback: string | null;
+  forced: boolean;
+  install: boolean;
+}
+
+interface TimelineItemView {
+  lane: string;
+  start: string;
+  end: string;
+  label: string;
+  detail: string;
+  ruleId: string;
+  severity: Severity | null;
+}
+
+interface HtmlView {
+  csp: string;
+  pageTitle: string;
+  tool: { name: string; version: string };
+  generatedAt: string;
+  cluster: Pair[];
+  input: Pair[];
+  collectedAt: string;
+  collectedKnown: boolean;
+  counts: { severity: Severity; count: number }[];
+  findingCount: number;
+  banners: string[];
+  hasBanners: boolean;
+  findings: FindingView[];
+  hasFindings: boolean;
+  timeline: {
+    svg: TimelineSvg | null;
+    notDrawn: string | null;
+    emptyHistory: boolean;
+    history: HistoryView[];
+    hasHistory: boolean;
+    items: TimelineItemView[];
+    hasItems: boolean;
+    itemsOpen: boolean;
+    itemsSummary: string;
+  };
+  notChecked: { ruleId: string; title: string; reason: string }[];
+  hasNotChecked: boolean;
+  passed: { ruleId: string; title: string }[];
+  hasPassed: boolean;
+  passedSummary: string;
+  problems: { severity: string; path: string; reason: string }[];
+  hasProblems: boolean;
+  limits: Pair[];
+  stats: Pair[];
+}
+
+const s = sanitizeText;
+
+/** The view model the templates print (exported for tests). */
+export function htmlView(report: Report, options: HtmlOptions = {}): HtmlView {
+  const shown = Math.max(0, options.evidencePerFinding ?? EVIDENCE_SHOWN);
+  const c = report.cluster;
+  const version =
+    c.version !== undefined && c.desiredVersion !== undefined && c.desiredVersion !== c.version
+      ? `${c.version} (desired ${c.desiredVersion})`
+      : (c.version ?? (c.desiredVersion !== undefined ? `desired ${c.desiredVersion}` : undefined));
+  const cluster: Pair[] = [
+    { label: 'Cluster ID', value: c.id },
+    { label: 'Version', value: version },
+    { label: 'Platform', value: c.platform },
+    { label: 'Channel', value: c.channel },
+  ].map((p) => ({ label: p.label, value: p.value === undefined || p.value === '' ? 'unknown' : s(p.value) }));
+
+  const findings = sortFindings(report.findings).map((f, i) => findingView(f, i, shown));
+  const svg = buildTimeline(report, { maxItems: options.maxTimelineItems ?? 400 }) ?? null;
+  const items = sortTimeline(report.facts.timeline).map(
+    (t): TimelineItemView => ({
+      lane: laneTitle(t.lane),
+      start: displayTime(t.start),
+      end: t.end !== undefined ? displayTime(t.end) : t.open === true ? 'open at collection' : '',
+      label: s(t.label),
+      detail: s(t.detail ?? ''),
+      ruleId: s(t.ruleId ?? ''),
+      severity: t.severity ?? null,
+    }),
+  );
+  const counts = countsDesc(report);
+  const collected = report.collectedAt !== undefined && report.collectedAt !== '';
+  return {
+    csp: HTML_CSP,
+    pageTitle: s(`mgsift report — ${c.id ?? report.input.path}`),
+    tool: { name: s(report.tool.name), version: s(report.tool.version) },
+    generatedAt: displayTime(report.generatedAt),
+    cluster,
+    input: [
+      { label: 'Input', value: s(report.input.path) },
+      { label: 'Container', value: s(report.input.container) },
+      { label: 'Layout', value: s(report.input.layout) },
+    ],
+    collectedAt: collected ? displayTime(report.collectedAt) : 'unknown',
+    collectedKnown: collected,
+    counts,
+    findingCount: findings.length,
+    banners: report.banners.map(s),
+    hasBanners: report.banners.length > 0,
+    findings,
+    hasFindings: findings.length > 0,
+    timeline: {
+      svg,
+      notDrawn:
+        svg !== null && svg.notDrawn > 0
+          ? `${svg.notDrawn} timeline item${svg.notDrawn === 1 ? ' is' : 's are'} not drawn (no usable time, or past the figure's cap); the table lists them all.`
+          : null,
+      emptyHistory: report.facts.history.length === 0,
+      history: report.facts.history.map(
+        (h): HistoryView => ({
+          version: h.version === '' ? '(no version)' : s(h.version),
+          state: s(h.state),
+          verified: verifiedLabel(h),
+          verifiedClass: h.verified ? 'ok' : h.install ? 'muted' : 'warn',
+          started: displayTime(h.started),
+          completed: h.completed !== undefined ? displayTime(h.completed) : 'not completed',
+          image: s(h.image ?? ''),
+          rollback: h.rollback !== undefined ? `rollback (${h.rollback})` : null,
+          forced: h.forced,
+          install: h.install,
+        }),
+      ),
+      hasHistory: report.facts.history.length > 0,
+      items,
+      hasItems: items.length > 0,
+      itemsOpen: items.length <= 40,
+      itemsSummary: `Timeline items (${items.length})`,
+    },
+    notChecked: sortByRuleId(report.notChecked).map((n) => ({ ruleId: s(n.ruleId), title: s(n.title), reason: s(n.reason) })),
+    hasNotChecked: report.notChecked.length > 0,
+    passed: sortByRuleId(report.passed).map((p) => ({ ruleId: s(p.ruleId), title: s(p.title) })),
+    hasPassed: report.passed.length > 0,
+    passedSummary: `${report.passed.length} rule${report.passed.length === 1 ? '' : 's'} evaluated without finding anything`,
+    problems: sortProblems(report.problems).map((p) => ({
+      severity: p.severity,
+      path: p.path === '' ? '(the input as a whole)' : s(p.path),
+      reason: s(p.reason),
+    })),
+    hasProblems: report.problems.length > 0,
+    limits: [
+      { label: 'Largest entry read', value: bytes(report.limits.maxEntryBytes) },
+      { label: 'Total bytes read at most', value: bytes(report.limits.maxTotalBytes) },
+      { label: 'Entries read at most', value: String(report.limits.maxEntries) },
+      { label: 'Longest log line kept whole', value: bytes(report.limits.maxLineBytes) },
+      { label: 'Largest inflation ratio', value: `${report.limits.maxInflationRatio}:1` },
+    ],
+    stats: [
+      { label: 'Entries read', value: String(report.stats.entries) },
+      { label: 'Bytes read', value: bytes(report.stats.bytesRead) },
+      { label: 'Duration', value: `${Math.round(report.stats.durationMs)} ms` },
+    ],
+  };
+}
+
+function bytes(n: number): string {
+  return `${formatBytes(n)} (${n} bytes)`;
+}
+
+function findingView(f: Finding, index: number, shown: number): FindingView {
+  const evidence = f.evidence.slice(0, shown).map(evidenceView);
+  const notShown = evidenceNotShown(f, evidence.length);
+  const dropped = Math.max(f.evidenceDropped, 0);
+  let more: string | null = null;
+  if (notShown > 0) {
+    more = `${notShown} more evidence item${notShown === 1 ? '' : 's'}`;
+    if (dropped > 0) more += ` (${dropped} not kept by the per-signal cap; see the JSON report for the ${f.evidence.length} kept)`;
+    else more += ' (see the JSON report)';
+  }
+  const remediation = remediationBlocks(f.remediation).map((b) => ({ code: b.kind === 'code', text: s(b.text) }));
+  const references = f.references.map((ref) => ({ text: s(ref), href: httpUrl(ref) ?? null }));
+  return {
+    anchor: `finding-${index + 1}`,
+    severity: f.severity,
+    ruleId: s(f.ruleId),
+    title: s(f.title),
+    component: s(f.component),
+    tags: f.tags.map(s),
+    message: s(f.message),
+    evidence,
+    hasEvidence: evidence.length > 0,
+    more,
+    remediation,
+    hasRemediation: remediation.length > 0,
+    references,
+    hasReferences: references.length > 0,
+  };
+}
+
+function evidenceView(e: Evidence): EvidenceView {
+  const text = s(e.text);
+  const parts = splitMatch(text, e.match);
+  const object =
+    e.object !== undefined
+      ? s(`${e.object.kind} ${e.object.namespace !== undefined && e.object.namespace !== '' ? `${e.object.namespace}/` : ''}${e.object.name}`)
+      : null;
+  const captures = e.captures !== undefined ? Object.keys(e.captures).sort().map((name) => ({ label: s(name), value: s(e.captures?.[name] ?? '') })) : [];
+  return {
+    file: e.file === '' ? '(derived fact)' : s(e.file),
+    line: e.line !== undefined ? String(e.line) : null,
+    time: e.time !== undefined && Number.isFinite(e.time) ? formatUtc(e.time) : null,
+    signal: s(e.signal),
+    object,
+    before: parts.before,
+    match: parts.match,
+    after: parts.after,
+    hasMatch: parts.match !== '',
+    captures,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Templates: one isolated Handlebars instance per templates folder, compiled once.
+
+type Template = (view: HtmlView, options?: Handlebars.RuntimeOptions) => string;
+
+const templates = new Map<string, Template>();
+
+function loadTemplate(dir: URL | string): Template {
+  const base = typeof dir === 'string' ? dir : fileURLToPath(dir);
+  const cached = templates.get(base);
+  if (cached !== undefined) return cached;
+  const hb = Handlebars.create();
+  const compileOptions: CompileOptions = { strict: true, preventIndent: true, knownHelpersOnly: true };
+  const partialsDir = `${base.replace(/\/+$/, '')}/partials`;
+  for (const name of readdirSync(partialsDir).sort()) {
+    if (!name.endsWith('.hbs')) continue;
+    const source = readFileSync(`${partialsDir}/${name}`, 'utf8');
+    hb.registerPartial(name.slice(0, -'.hbs'.length), hb.compile(source, compileOptions));
+  }
+  const main = hb.compile<HtmlView>(readFileSync(`${base.replace(/\/+$/, '')}/report.html.hbs`, 'utf8'), compileOptions);
+  const template: Template = (view, options) => main(view, options);
+  templates.set(base, template);
+  return template;
+}

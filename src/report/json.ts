@@ -1,0 +1,159 @@
+/**
+ * JSON report: the {@link Report} written with a fixed key order (the order of
+ * `schema/report.schema.json`), 2-space indent and a trailing newline.
+ *
+ * Stability: every object is rebuilt key by key, so the input's key order never shows; lists
+ * whose order carries no meaning are sorted (findings most severe first then by ruleId, rules
+ * not checked / passed by ruleId, problems by path, timeline by time then lane then label,
+ * capture names by name). History and evidence keep their order (oldest first; the rule's
+ * order). Two runs on one input differ only in `generatedAt` and `stats.durationMs`.
+ *
+ * Strings are written as they are (JSON escapes every control character), so the JSON keeps
+ * the archive's exact text; the other renderers replace control characters for display.
+ */
+import type { Evidence, Finding, NotChecked, Passed } from '../engine/findings.js';
+import type { Limits } from '../core/limits.js';
+import type { Problem } from '../core/problems.js';
+import type { ClusterIdentity, HistoryRow, Report, TimelineItem } from './model.js';
+import { compareStrings, SEVERITIES_DESC, sortByRuleId, sortFindings, sortProblems, sortTimeline } from './common.js';
+
+type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+
+/** The report as JSON text. */
+export function renderJson(report: Report): string {
+  return `${JSON.stringify(toJsonReport(report), null, 2)}\n`;
+}
+
+/** The report as a plain JSON value in canonical key order (what {@link renderJson} writes). */
+export function toJsonReport(report: Report): JsonObject {
+  const out: JsonObject = {};
+  out.schemaVersion = report.schemaVersion;
+  out.tool = { name: report.tool.name, version: report.tool.version };
+  out.generatedAt = report.generatedAt;
+  out.input = { path: report.input.path, container: report.input.container, layout: report.input.layout };
+  out.cluster = cluster(report.cluster);
+  put(out, 'collectedAt', report.collectedAt);
+  const counts: JsonObject = {};
+  for (const severity of SEVERITIES_DESC) counts[severity] = num(report.counts[severity] ?? 0);
+  out.counts = counts;
+  out.banners = [...report.banners];
+  out.findings = sortFindings(report.findings).map(finding);
+  out.notChecked = sortByRuleId(report.notChecked).map(notChecked);
+  out.passed = sortByRuleId(report.passed).map(passed);
+  out.facts = {
+    history: report.facts.history.map(historyRow),
+    timeline: sortTimeline(report.facts.timeline).map(timelineItem),
+  };
+  out.problems = sortProblems(report.problems).map(problem);
+  out.limits = limits(report.limits);
+  out.stats = {
+    entries: num(report.stats.entries),
+    bytesRead: num(report.stats.bytesRead),
+    durationMs: num(report.stats.durationMs),
+  };
+  return out;
+}
+
+function put(obj: JsonObject, key: string, value: Json | undefined): void {
+  if (value !== undefined) obj[key] = value;
+}
+
+/** Non-finite numbers have no JSON form; write 0 rather than `null` the schema would reject. */
+function num(value: number): number {
+  return Number.isFinite(value) ? value : 0;
+}
+
+function cluster(c: ClusterIdentity): JsonObject {
+  const out: JsonObject = {};
+  put(out, 'id', c.id);
+  put(out, 'version', c.version);
+  put(out, 'desiredVersion', c.desiredVersion);
+  put(out, 'platform', c.platform);
+  put(out, 'channel', c.channel);
+  return out;
+}
+
+function finding(f: Finding): JsonObject {
+  const out: JsonObject = {
+    ruleId: f.ruleId,
+    severity: f.severity,
+    title: f.title,
+    component: f.component,
+    tags: [...f.tags],
+    message: f.message,
+    remediation: f.remediation,
+    references: [...f.references],
+    evidence: f.evidence.map(evidence),
+    evidenceDropped: num(f.evidenceDropped),
+  };
+  put(out, 'banner', f.banner);
+  return out;
+}
+
+function evidence(e: Evidence): JsonObject {
+  const out: JsonObject = { signal: e.signal, file: e.file };
+  put(out, 'line', e.line);
+  put(out, 'time', e.time);
+  out.text = e.text;
+  if (e.match !== undefined) out.match = [e.match[0], e.match[1]];
+  if (e.captures !== undefined) {
+    const captures: JsonObject = {};
+    for (const name of Object.keys(e.captures).sort(compareStrings)) {
+      const value = e.captures[name];
+      if (value !== undefined) captures[name] = value;
+    }
+    out.captures = captures;
+  }
+  if (e.object !== undefined) {
+    const object: JsonObject = { kind: e.object.kind };
+    put(object, 'namespace', e.object.namespace);
+    object.name = e.object.name;
+    out.object = object;
+  }
+  return out;
+}
+
+function notChecked(n: NotChecked): JsonObject {
+  return { ruleId: n.ruleId, title: n.title, reason: n.reason };
+}
+
+function passed(p: Passed): JsonObject {
+  return { ruleId: p.ruleId, title: p.title };
+}
+
+function historyRow(h: HistoryRow): JsonObject {
+  const out: JsonObject = { version: h.version, state: h.state, verified: h.verified };
+  put(out, 'started', h.started);
+  put(out, 'completed', h.completed);
+  put(out, 'image', h.image);
+  put(out, 'rollback', h.rollback);
+  out.install = h.install;
+  out.forced = h.forced;
+  return out;
+}
+
+function timelineItem(t: TimelineItem): JsonObject {
+  const out: JsonObject = { lane: t.lane, start: t.start };
+  put(out, 'end', t.end);
+  put(out, 'open', t.open);
+  out.label = t.label;
+  put(out, 'detail', t.detail);
+  put(out, 'ruleId', t.ruleId);
+  put(out, 'severity', t.severity);
+  return out;
+}
+
+function problem(p: Problem): JsonObject {
+  return { severity: p.severity, path: p.path, reason: p.reason };
+}
+
+function limits(l: Limits): JsonObject {
+  return {
+    maxEntryBytes: num(l.maxEntryBytes),
+    maxTotalBytes: num(l.maxTotalBytes),
+    maxEntries: num(l.maxEntries),
+    maxLineBytes: num(l.maxLineBytes),
+    maxInflationRatio: num(l.maxInflationRatio),
+  };
+}

@@ -1,0 +1,185 @@
+/**
+ * JUnit XML for CI dashboards (Prow/Spyglass, GitLab, Jenkins): `<testsuites>` holding one
+ * `<testsuite name="mgsift">`, one `<testcase>` per rule evaluated, by ruleId:
+ * - a rule with a finding at or above `failOn`: `<failure message type>` (the message, first
+ *   evidence of each finding, where to look next);
+ * - a rule whose findings are all below `failOn`: passes, the findings in `<system-out>`;
+ * - a rule not checked: `<skipped message="reason"/>`;
+ * - a rule that passed: an empty testcase.
+ * `classname` is `mgsift.<component>`; rules without a finding carry no component in the
+ * report, so they use `mgsift.rules`. Banners and problems go to the suite's `<system-out>`.
+ *
+ * Escaping: characters illegal in XML 1.0 (NUL and other control characters, lone surrogates,
+ * U+FFFE/U+FFFF) are replaced by visible stand-ins ({@link sanitizeText}); `& < > " '` are
+ * escaped; CR, LF and TAB in attributes are written as character references so they survive
+ * attribute normalization. No CDATA sections (archive text may hold `]]>`).
+ */
+import { severityRank } from '../engine/findings.js';
+import type { Finding, Severity } from '../engine/findings.js';
+import type { Report } from './model.js';
+import { compareStrings, displayTime, formatUtc, sanitizeText, sortFindings, sortProblems } from './common.js';
+
+/** Message attributes longer than this are cut (the body holds the full text). */
+const MESSAGE_ATTR_MAX = 500;
+/** Classname of rules the report gives no component for. */
+const NO_COMPONENT = 'rules';
+
+interface Case {
+  ruleId: string;
+  classname: string;
+  name: string;
+  kind: 'failure' | 'passed-with-findings' | 'skipped' | 'passed';
+  findings: Finding[];
+  reason: string;
+}
+
+/** The report as JUnit XML; findings at or above `failOn` fail their testcase. */
+export function renderJunit(report: Report, failOn: Severity): string {
+  const threshold = severityRank(failOn);
+  const cases = new Map<string, Case>();
+  for (const f of sortFindings(report.findings)) {
+    const existing = cases.get(f.ruleId);
+    const fails = severityRank(f.severity) >= threshold;
+    if (existing !== undefined) {
+      existing.findings.push(f);
+      if (fails) existing.kind = 'failure';
+      continue;
+    }
+    cases.set(f.ruleId, {
+      ruleId: f.ruleId,
+      classname: `mgsift.${f.component === '' ? NO_COMPONENT : f.component}`,
+      name: `${f.ruleId}: ${f.title}`,
+      kind: fails ? 'failure' : 'passed-with-findings',
+      findings: [f],
+      reason: '',
+    });
+  }
+  for (const n of report.notChecked) {
+    if (cases.has(n.ruleId)) continue;
+    cases.set(n.ruleId, {
+      ruleId: n.ruleId,
+      classname: `mgsift.${NO_COMPONENT}`,
+      name: `${n.ruleId}: ${n.title}`,
+      kind: 'skipped',
+      findings: [],
+      reason: n.reason,
+    });
+  }
+  for (const p of report.passed) {
+    if (cases.has(p.ruleId)) continue;
+    cases.set(p.ruleId, {
+      ruleId: p.ruleId,
+      classname: `mgsift.${NO_COMPONENT}`,
+      name: `${p.ruleId}: ${p.title}`,
+      kind: 'passed',
+      findings: [],
+      reason: '',
+    });
+  }
+  const ordered = [...cases.values()].sort((a, b) => compareStrings(a.ruleId, b.ruleId));
+  const tests = ordered.length;
+  const failures = ordered.filter((c) => c.kind === 'failure').length;
+  const skipped = ordered.filter((c) => c.kind === 'skipped').length;
+  const time = (Math.max(0, Number.isFinite(report.stats.durationMs) ? report.stats.durationMs : 0) / 1000).toFixed(3);
+
+  const counts = `tests="${tests}" failures="${failures}" errors="0" skipped="${skipped}" time="${time}"`;
+  const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
+  out.push(`<testsuites name="mgsift" ${counts}>`);
+  out.push(`  <testsuite name="mgsift" ${counts} timestamp="${attr(report.generatedAt)}">`);
+  out.push('    <properties>');
+  const props: [string, string | undefined][] = [
+    ['mgsift.version', report.tool.version],
+    ['fail-on', failOn],
+    ['input.path', report.input.path],
+    ['input.container', report.input.container],
+    ['input.layout', report.input.layout],
+    ['cluster.id', report.cluster.id],
+    ['cluster.version', report.cluster.version],
+    ['cluster.desiredVersion', report.cluster.desiredVersion],
+    ['cluster.platform', report.cluster.platform],
+    ['cluster.channel', report.cluster.channel],
+    ['collectedAt', report.collectedAt],
+  ];
+  for (const [name, value] of props) {
+    if (value !== undefined && value !== '') out.push(`      <property name="${attr(name)}" value="${attr(value)}"/>`);
+  }
+  out.push('    </properties>');
+
+  for (const c of ordered) {
+    const open = `    <testcase classname="${attr(c.classname)}" name="${attr(c.name)}" time="0"`;
+    if (c.kind === 'passed') {
+      out.push(`${open}/>`);
+    } else if (c.kind === 'skipped') {
+      out.push(`${open}>`, `      <skipped message="${attr(c.reason)}"/>`, '    </testcase>');
+    } else if (c.kind === 'failure') {
+      const failing = c.findings.filter((f) => severityRank(f.severity) >= threshold);
+      const first = failing[0] ?? c.findings[0];
+      const message = first !== undefined ? cut(`[${first.severity}] ${firstLine(first.message)}`, MESSAGE_ATTR_MAX) : '';
+      const severity = first?.severity ?? failOn;
+      out.push(
+        `${open}>`,
+        `      <failure message="${attr(message)}" type="${attr(severity)}">${text(c.findings.map(describe).join('\n\n'))}</failure>`,
+        '    </testcase>',
+      );
+    } else {
+      out.push(
+        `${open}>`,
+        `      <system-out>${text(c.findings.map(describe).join('\n\n'))}</system-out>`,
+        '    </testcase>',
+      );
+    }
+  }
+
+  const suiteOut: string[] = [];
+  for (const banner of report.banners) suiteOut.push(`BANNER: ${banner}`);
+  for (const p of sortProblems(report.problems)) suiteOut.push(`could not read (${p.severity}) ${p.path || '(input)'}: ${p.reason}`);
+  if (report.collectedAt !== undefined) suiteOut.push(`collected: ${displayTime(report.collectedAt)}`);
+  if (suiteOut.length > 0) out.push(`    <system-out>${text(suiteOut.join('\n'))}</system-out>`);
+  out.push('  </testsuite>', '</testsuites>', '');
+  return out.join('\n');
+}
+
+/** One finding as plain text: message, first evidence, how much more there is. */
+function describe(f: Finding): string {
+  const lines = [`[${f.severity}] ${f.title}`, f.message];
+  const e = f.evidence[0];
+  if (e !== undefined) {
+    const where = `${e.file === '' ? '(derived fact)' : e.file}${e.line !== undefined ? `:${e.line}` : ''}`;
+    const when = e.time !== undefined && Number.isFinite(e.time) ? ` (${formatUtc(e.time)})` : '';
+    lines.push('', `Evidence: ${where}${when}`, `  ${e.text}`);
+    const more = f.evidence.length - 1 + Math.max(f.evidenceDropped, 0);
+    if (more > 0) lines.push(`  (${more} more evidence item${more === 1 ? '' : 's'} in the full report)`);
+  }
+  if (f.remediation.trim() !== '') lines.push('', 'Remediation:', f.remediation.trimEnd());
+  return lines.join('\n');
+}
+
+function firstLine(s: string): string {
+  return (s.split(/\r?\n/).find((line) => line.trim() !== '') ?? '').trim();
+}
+
+function cut(s: string, max: number): string {
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+
+/** XML character data. */
+export function text(s: string): string {
+  return sanitizeText(s)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/\r/g, '&#13;');
+}
+
+/** XML attribute value (double-quoted). */
+export function attr(s: string): string {
+  return sanitizeText(s)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;')
+    .replace(/\n/g, '&#10;')
+    .replace(/\r/g, '&#13;')
+    .replace(/\t/g, '&#9;');
+}

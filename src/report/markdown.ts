@@ -1,0 +1,300 @@
+/**
+ * Markdown report (GitHub-flavoured), to paste into a ticket: the same content as the HTML
+ * report, the timeline as tables, evidence in fenced code blocks.
+ *
+ * Safety: no raw HTML ever. Archive text in prose and table cells goes through
+ * {@link mdText} / {@link mdCell}: `&`, `<`, `>` become entities (so no tag, autolink or
+ * entity can form), Markdown punctuation is backslash-escaped, `|` is escaped in cells and line
+ * breaks are flattened there. Evidence sits in fenced blocks whose fence is longer than any
+ * run of backticks in the text, so it cannot close its block. Links are made only from
+ * `http:`/`https:` URLs.
+ */
+import type { Evidence, Finding } from '../engine/findings.js';
+import type { Report } from './model.js';
+import {
+  countsDesc,
+  displayTime,
+  EVIDENCE_SHOWN,
+  evidenceNotShown,
+  formatBytes,
+  formatUtc,
+  httpUrl,
+  laneTitle,
+  remediationBlocks,
+  sanitizeText,
+  sortByRuleId,
+  sortFindings,
+  sortProblems,
+  sortTimeline,
+  splitMatch,
+  verifiedLabel,
+} from './common.js';
+
+export interface MarkdownOptions {
+  /** Evidence items shown per finding (default 10); the rest are counted. */
+  evidencePerFinding?: number | undefined;
+}
+
+/** The report as GitHub-flavoured Markdown. */
+export function renderMarkdown(report: Report, options: MarkdownOptions = {}): string {
+  const shown = Math.max(0, options.evidencePerFinding ?? EVIDENCE_SHOWN);
+  const out: string[] = [];
+  const c = report.cluster;
+
+  out.push(`# mgsift report${c.id !== undefined && c.id !== '' ? ` — ${mdText(c.id)}` : ''}`, '');
+  out.push(
+    table(
+      ['Field', 'Value'],
+      [
+        ['Cluster ID', known(c.id)],
+        ['Version', known(c.version)],
+        ...(c.desiredVersion !== undefined && c.desiredVersion !== c.version ? [['Desired version', c.desiredVersion]] : []),
+        ['Platform', known(c.platform)],
+        ['Channel', known(c.channel)],
+        ['Input', report.input.path],
+        ['Container / layout', `${report.input.container} / ${report.input.layout}`],
+        ['Collected', report.collectedAt !== undefined && report.collectedAt !== '' ? displayTime(report.collectedAt) : 'unknown'],
+        ['Report made', `${displayTime(report.generatedAt)} by ${report.tool.name} ${report.tool.version}`],
+      ],
+    ),
+  );
+  out.push(
+    `**Findings:** ${countsDesc(report)
+      .map((x) => `${x.count} ${x.severity}`)
+      .join(' · ')}`,
+    '',
+  );
+  for (const banner of report.banners) out.push(`> **Read this first:** ${mdText(banner)}`, '');
+
+  // Findings.
+  out.push('## Findings', '');
+  const findings = sortFindings(report.findings);
+  if (findings.length === 0) {
+    out.push(
+      'No rule found a problem in this archive. Check “Rules not checked” and “What could not be read” before concluding the cluster is healthy.',
+      '',
+    );
+  }
+  for (const f of findings) out.push(...finding(f, shown));
+
+  // Timeline.
+  out.push('## Upgrade timeline', '');
+  const history = report.facts.history;
+  if (history.length === 0) {
+    out.push('The archive holds no ClusterVersion update history.', '');
+  } else {
+    out.push(
+      table(
+        ['Version', 'State', 'Verified', 'Started (UTC)', 'Completed (UTC)', 'Notes', 'Image'],
+        history.map((h) => [
+          h.version === '' ? '(no version)' : h.version,
+          h.state,
+          verifiedLabel(h),
+          displayTime(h.started),
+          h.completed !== undefined ? displayTime(h.completed) : 'not completed',
+          [h.rollback !== undefined ? `**rollback (${h.rollback})**` : '', h.forced ? 'forced' : '', h.install ? 'install' : '']
+            .filter((x) => x !== '')
+            .join(', '),
+          h.image ?? '',
+        ]),
+        new Set([5]),
+      ),
+    );
+  }
+  const items = sortTimeline(report.facts.timeline);
+  if (items.length > 0) {
+    out.push(`### Timeline items (${items.length})`, '');
+    out.push(
+      table(
+        ['Lane', 'Start (UTC)', 'End (UTC)', 'What', 'Severity', 'Rule', 'Detail'],
+        items.map((t) => [
+          laneTitle(t.lane),
+          displayTime(t.start),
+          t.end !== undefined ? displayTime(t.end) : t.open === true ? 'open at collection' : '',
+          t.label,
+          t.severity ?? '',
+          t.ruleId ?? '',
+          t.detail ?? '',
+        ]),
+      ),
+    );
+  }
+  if (report.collectedAt !== undefined && report.collectedAt !== '') {
+    out.push(`Collected: ${mdText(displayTime(report.collectedAt))}`, '');
+  }
+
+  // Rules not checked / passed.
+  out.push('## Rules not checked', '');
+  if (report.notChecked.length === 0) out.push('Every rule could be evaluated.', '');
+  else {
+    out.push(table(['Rule', 'Title', 'Why not'], sortByRuleId(report.notChecked).map((n) => [n.ruleId, n.title, n.reason])));
+  }
+  out.push('## Rules that passed', '');
+  if (report.passed.length === 0) out.push('No rule passed.', '');
+  else {
+    for (const p of sortByRuleId(report.passed)) out.push(`- ${mdText(p.ruleId)} — ${mdText(p.title)}`);
+    out.push('');
+  }
+
+  // Problems, limits.
+  out.push('## What could not be read', '');
+  if (report.problems.length === 0) out.push('Everything the rules needed could be read.', '');
+  else {
+    out.push(
+      table(
+        ['Severity', 'Path in the archive', 'Reason'],
+        sortProblems(report.problems).map((p) => [p.severity, p.path === '' ? '(the input as a whole)' : p.path, p.reason]),
+      ),
+    );
+  }
+  out.push('## Limits', '');
+  const l = report.limits;
+  out.push(
+    table(
+      ['Limit', 'Value'],
+      [
+        ['Largest entry read', bytes(l.maxEntryBytes)],
+        ['Total bytes read at most', bytes(l.maxTotalBytes)],
+        ['Entries read at most', String(l.maxEntries)],
+        ['Longest log line kept whole', bytes(l.maxLineBytes)],
+        ['Largest inflation ratio', `${l.maxInflationRatio}:1`],
+        ['Entries read', String(report.stats.entries)],
+        ['Bytes read', bytes(report.stats.bytesRead)],
+        ['Duration', `${Math.round(report.stats.durationMs)} ms`],
+      ],
+    ),
+  );
+  return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+}
+
+function finding(f: Finding, shown: number): string[] {
+  const out: string[] = [];
+  out.push(`### ${f.severity.toUpperCase()}: ${mdText(f.title)}`, '');
+  const tags = f.tags.length > 0 ? ` · tags: ${f.tags.map(mdText).join(', ')}` : '';
+  out.push(`Rule ${mdText(f.ruleId)} · component ${mdText(f.component)}${tags}`, '');
+  out.push(mdParagraphs(f.message), '');
+  if (f.evidence.length > 0) {
+    out.push('#### Evidence', '');
+    f.evidence.slice(0, shown).forEach((e, i) => out.push(...evidence(e, i + 1)));
+    const notShown = evidenceNotShown(f, Math.min(shown, f.evidence.length));
+    if (notShown > 0) {
+      const dropped = Math.max(f.evidenceDropped, 0);
+      out.push(
+        `*${notShown} more evidence item${notShown === 1 ? '' : 's'}${dropped > 0 ? ` (${dropped} not kept by the per-signal cap)` : ''}; see the JSON report.*`,
+        '',
+      );
+    }
+  }
+  const blocks = remediationBlocks(f.remediation);
+  if (blocks.length > 0) {
+    out.push('#### Remediation', '');
+    for (const b of blocks) {
+      if (b.kind === 'code') out.push(...fenced(b.text, 'sh'));
+      else out.push(mdParagraphs(b.text), '');
+    }
+  }
+  if (f.references.length > 0) {
+    out.push('#### References', '');
+    for (const ref of f.references) {
+      const href = httpUrl(ref);
+      out.push(href !== undefined ? `- [${mdText(ref)}](${mdUrl(href)})` : `- ${mdText(ref)}`);
+    }
+    out.push('');
+  }
+  return out;
+}
+
+function evidence(e: Evidence, n: number): string[] {
+  const where = e.file === '' ? '(derived fact)' : e.file;
+  const parts = [`**Evidence ${n}:** ${mdText(where)}${e.line !== undefined ? `:${e.line}` : ''}`];
+  if (e.time !== undefined && Number.isFinite(e.time)) parts.push(formatUtc(e.time));
+  parts.push(`signal ${mdText(e.signal)}`);
+  if (e.object !== undefined) {
+    const ns = e.object.namespace !== undefined && e.object.namespace !== '' ? `${e.object.namespace}/` : '';
+    parts.push(mdText(`${e.object.kind} ${ns}${e.object.name}`));
+  }
+  const text = sanitizeText(e.text);
+  const m = splitMatch(text, e.match);
+  if (m.match !== '') parts.push(`match: «${mdText(m.match.replace(/[\r\n]+/g, ' '))}»`);
+  const captures = e.captures !== undefined ? Object.keys(e.captures).sort() : [];
+  if (captures.length > 0) {
+    parts.push(captures.map((k) => `${mdText(k)}=${mdText((e.captures?.[k] ?? '').replace(/[\r\n]+/g, ' '))}`).join(', '));
+  }
+  // Not a list: a fenced block after a list item would need indenting to stay in it.
+  return [parts.join(' · '), '', ...fenced(text, 'text')];
+}
+
+/** A fenced code block that `text` cannot close: the fence outruns every backtick run in it. */
+export function fenced(text: string, info = ''): string[] {
+  const body = sanitizeText(text).replace(/\r\n?/g, '\n');
+  const longest = Math.max(0, ...[...body.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return [`${fence}${info}`, body, fence, ''];
+}
+
+/**
+ * Archive text for Markdown prose, on one line: entities for `&`, `<`, `>`; backslash before
+ * Markdown punctuation; line-start markers (`#`, `-`, `+`, `=`, `1.`) neutralized.
+ */
+export function mdText(text: string): string {
+  return sanitizeText(text)
+    .split(/\r\n?|\n/)
+    .map(mdLine)
+    .join(' ');
+}
+
+/** {@link mdText} for a table cell (`|` is already escaped, line breaks are flattened). */
+export function mdCell(text: string): string {
+  return mdText(text);
+}
+
+/** Multi-line text: paragraphs kept, line breaks kept as hard breaks (a trailing backslash). */
+export function mdParagraphs(text: string): string {
+  const paragraphs = sanitizeText(text)
+    .replace(/\r\n?/g, '\n')
+    .split(/\n[ \t]*\n/)
+    .map((p) =>
+      p
+        .split('\n')
+        .map(mdLine)
+        .filter((line) => line !== '')
+        .join('\\\n'),
+    )
+    .filter((p) => p !== '');
+  return paragraphs.join('\n\n');
+}
+
+function mdLine(line: string): string {
+  const escaped = line
+    .trim()
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/[\\`*_[\]~|]/g, (ch) => `\\${ch}`);
+  // Block markers at the start of a line: headings, lists, setext underlines, quotes (already
+  // entities), ordered lists.
+  return escaped.replace(/^([#+=-])/, '\\$1').replace(/^(\d+)([.)])/, '$1\\$2');
+}
+
+/** An http(s) href safe inside `( )`: no spaces, brackets, parentheses or angle brackets. */
+function mdUrl(href: string): string {
+  return href.replace(/[\s()<>[\]`|\\]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+}
+
+function known(value: string | undefined): string {
+  return value === undefined || value === '' ? 'unknown' : value;
+}
+
+function bytes(n: number): string {
+  return `${formatBytes(n)} (${n} bytes)`;
+}
+
+/**
+ * A GFM table; every cell is archive text (escaped) except the columns in `markdownColumns`,
+ * which this module wrote itself from known values.
+ */
+function table(head: string[], rows: string[][], markdownColumns: Set<number> = new Set()): string {
+  const line = (cells: string[]): string => `| ${cells.join(' | ')} |`;
+  const body = rows.map((row) => line(row.map((cell, i) => (markdownColumns.has(i) ? cell : mdCell(cell)))));
+  return [line(head), line(head.map(() => '---')), ...body, ''].join('\n');
+}

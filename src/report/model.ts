@@ -1,0 +1,69 @@
+import type { Finding, NotChecked, Passed, Severity } from '../engine/findings.js';
+import type { Limits } from '../core/limits.js';
+import type { Problem } from '../core/problems.js';
+
+/** Version of the JSON report's shape (`schema/report.schema.json`). */
+export const REPORT_SCHEMA_VERSION = '1.0';
+
+export interface ClusterIdentity {
+  id?: string | undefined;
+  version?: string | undefined;
+  desiredVersion?: string | undefined;
+  platform?: string | undefined;
+  channel?: string | undefined;
+}
+
+export interface HistoryRow {
+  version: string;
+  state: string;
+  verified: boolean;
+  /** ISO 8601 strings. */
+  started?: string | undefined;
+  completed?: string | undefined;
+  image?: string | undefined;
+  /** Set on a transition to a lower version than the entry before it. */
+  rollback?: 'y-stream' | 'z-stream' | undefined;
+  install: boolean;
+  forced: boolean;
+}
+
+/** One moment or span on the report's time axis. */
+export interface TimelineItem {
+  /** Lane: `history`, `cvo`, `operator`, `event`, `node`, `finding`. */
+  lane: string;
+  /** ISO 8601. */
+  start: string;
+  /** ISO 8601; absent for a moment, or for a span still open at collection time. */
+  end?: string | undefined;
+  open?: boolean | undefined;
+  label: string;
+  detail?: string | undefined;
+  /** Rule that used this moment, if any. */
+  ruleId?: string | undefined;
+  severity?: Severity | undefined;
+}
+
+export interface Report {
+  schemaVersion: string;
+  tool: { name: 'mgsift'; version: string };
+  /** When the report was made (the only field that differs between two runs on one input). */
+  generatedAt: string;
+  input: { path: string; container: string; layout: string };
+  cluster: ClusterIdentity;
+  /** ISO 8601: the archive's collection time, when known. */
+  collectedAt?: string | undefined;
+  counts: Record<Severity, number>;
+  /** Lines that change how to read the archive (stale status, truncation, rules not checked). */
+  banners: string[];
+  findings: Finding[];
+  notChecked: NotChecked[];
+  passed: Passed[];
+  facts: {
+    history: HistoryRow[];
+    timeline: TimelineItem[];
+  };
+  /** What could not be read, and why. */
+  problems: Problem[];
+  limits: Limits;
+  stats: { entries: number; bytesRead: number; durationMs: number };
+}
