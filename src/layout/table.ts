@@ -351,7 +351,7 @@ export const LAYOUT_TABLE: readonly LayoutRule[] = [
     kind: 'host-log',
     format: 'text',
     needle: 'nodes/',
-    pattern: rx(`${AT}nodes/(?<node>${SEG})/\\k<node>_logs_(?<service>${SEG})(?:\\.gz)?$`),
+    pattern: rx(`${AT}nodes/(?<node>${SEG})/\\k<node>_logs_(?<service>[^/]+?)(?:\\.gz)?$`),
     evidence: 'must-gather',
     rooted: true,
     note: 'nodes/<node>/<node>_logs_kubelet[.gz] (node gather of newer must-gather).',

@@ -380,15 +380,15 @@ class ItemAssembler {
     const where = `JSON document ${this.doc + 1}`;
     if (this.top === 'object' && this.topAsm !== undefined) {
       const value: unknown = this.topAsm.value;
-      if (!this.sawItems) {
+      const kind = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)['kind'] : undefined;
+      if (!this.sawItems && typeof kind === 'string' && kind.endsWith('List') && (value as Record<string, unknown>)['items'] == null) {
+        // an empty List
+      } else if (!this.sawItems) {
         const object = toK8sObject(value);
         if (typeof object === 'string') this.problems.warn(this.path, `${where} skipped: ${object}`);
         else this.queue.push({ object, doc: this.doc, item: undefined });
-      } else if (typeof value === 'object' && value !== null) {
-        const kind = (value as Record<string, unknown>)['kind'];
-        if (typeof kind === 'string' && !kind.endsWith('List')) {
-          this.problems.warn(this.path, `${where}: kind ${kind} has a top-level items array; its items were read as a List's`);
-        }
+      } else if (typeof kind === 'string' && !kind.endsWith('List')) {
+        this.problems.warn(this.path, `${where}: kind ${kind} has a top-level items array; its items were read as a List's`);
       }
     }
     this.skipped.report(this.problems, this.path, where);

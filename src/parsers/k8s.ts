@@ -121,7 +121,7 @@ export function isListKind(kind: string | undefined): boolean {
 /**
  * Turns one parsed document into the objects it holds: a List (an object with an `items`
  * array and a kind that is absent or ends in `List`) or a top-level array gives its items,
- * any other object gives itself, an empty document nothing. What is skipped is reported once
+ * any other object gives itself, an empty document or a `*List` without items nothing. What is skipped is reported once
  * per document, as a warning.
  */
 export function* expandDocument(
@@ -137,9 +137,10 @@ export function* expandDocument(
     items = value;
   } else if (isPlainObject(value)) {
     const kind = value['kind'];
-    if (Array.isArray(value['items']) && (kind === undefined || kind === null || (typeof kind === 'string' && isListKind(kind)))) {
-      items = value['items'];
-    }
+    const listy = kind === undefined || kind === null || (typeof kind === 'string' && isListKind(kind));
+    if (listy && Array.isArray(value['items'])) items = value['items'];
+    // `kind: PodList` with `items: null` (or none): an empty List, not an object.
+    else if (typeof kind === 'string' && kind.endsWith('List') && value['items'] == null) return;
   }
   if (items === undefined) {
     const object = toK8sObject(value);

@@ -16,7 +16,8 @@ export interface YamlOptions {
   maxDepth?: number;
   /**
    * Most nodes a document may expand to through aliases, as a multiple of its text length
-   * (default 2; and never below 10,000 nodes).
+   * (default 2; and never below 10,000 nodes). Only documents with both `&` and `*` are
+   * checked.
    */
   maxAliasExpansion?: number;
 }
@@ -139,8 +140,10 @@ function yamlErrorText(err: unknown, lineOffset: number): string {
 
 /**
  * Counts the nodes a walk of `root` would visit, following shared (aliased) nodes each time
- * they are referenced, without walking them more than once. Returns why the document is
- * rejected, or undefined if it stays within `budget` nodes.
+ * they are referenced, without walking them more than once; a string weighs one node per 16
+ * characters more (an aliased long string repeated a thousand times is a bomb for whoever
+ * serializes the result). Returns why the document is rejected, or undefined if it stays
+ * within `budget`.
  */
 function checkExpansion(root: object, budget: number): string | undefined {
   const sizes = new Map<object, number>();
@@ -163,6 +166,7 @@ function checkExpansion(root: object, budget: number): string | undefined {
     const values: unknown[] = Array.isArray(node) ? node : Object.values(node);
     for (const v of values) {
       if (typeof v === 'object' && v !== null) total += size(v, depth + 1);
+      else if (typeof v === 'string') total += 1 + (v.length >> 4);
       else total += 1;
       if (total > budget) break;
     }

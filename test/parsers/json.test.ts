@@ -166,6 +166,14 @@ describe('large JSON (streamed)', () => {
     expect(items[0]!.object['data']).toEqual({ blob: 'y'.repeat(10_000) });
   });
 
+  it('reads a streamed *List without items as empty', async () => {
+    const text = `{"apiVersion":"v1","items":null,"kind":"EventList","pad":"${'p'.repeat(100)}"}`;
+    const { items, problems, stats } = await collect(chunked(text, 10), { streamThreshold: 20 });
+    expect(stats.streamed).toBe(true);
+    expect(items).toEqual([]);
+    expect(problems.items).toEqual([]);
+  });
+
   it('reports broken streamed JSON after the items it could read', async () => {
     const good = eventList(50);
     const broken = good.slice(0, good.indexOf('"ev-40"')) + '"ev-40", }}}';

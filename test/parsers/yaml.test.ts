@@ -155,6 +155,19 @@ describe('parseYamlItems', () => {
     expect(problems[0]!.reason).toMatch(/^YAML document 2: rejected, its aliases expand it to more than \d+ nodes/);
   });
 
+  it('rejects a long string repeated through aliases', () => {
+    const refs = Array(2000).fill('*s').join(', ');
+    const { items, problems } = parse(`kind: X\nbig: &s "${'z'.repeat(100_000)}"\nrefs: [${refs}]\n`);
+    expect(items).toEqual([]);
+    expect(problems[0]!.reason).toMatch(/alias bomb/);
+  });
+
+  it('reads a *List without items as empty', () => {
+    const { items, problems } = parse('apiVersion: v1\nkind: PodList\nitems: null\n---\nkind: EventList\nmetadata: {}\n');
+    expect(items).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
   it('accepts modest use of anchors and aliases', () => {
     const { items, problems } = parse('kind: X\nbase: &b {cpu: 1, mem: 2}\nx: *b\ny: *b\nurl: "http://h/?a=1&b=2*3"\n');
     expect(problems).toEqual([]);
