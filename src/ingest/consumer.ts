@@ -31,6 +31,7 @@ export interface EntryConsumer {
 
 export interface WalkSummary {
   layout: import('../layout/types.js').LayoutKind;
+  /** Entries other than directories. */
   entries: number;
   files: number;
   bytesRead: number;

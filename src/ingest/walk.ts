@@ -31,11 +31,12 @@ export async function walk(source: Source, consumers: readonly EntryConsumer[], 
   const bare = source.container === 'file' || source.container === 'file.gz' || source.container === 'file.xz';
 
   for await (const entry of source.entries()) {
-    summary.entries++;
+    // Directory entries are an artifact of the container (zip often has none): not counted.
     if (entry.type === 'directory') {
       detector.addDirectory(entry.path);
       continue;
     }
+    summary.entries++;
     const classified = detector.add(entry.path);
     if (bare && classified.kind === 'other') classified.kind = 'pod-log';
     if (entry.type !== 'file') {

@@ -97,8 +97,14 @@ function build(
     format: rule.format === 'by-extension' ? formatByExtension(path) : rule.format,
     rule: rule.name,
   };
-  if (rule.rooted) entry.root = rootBefore(path, match.index);
   const groups = match.groups;
+  if (rule.rooted) {
+    const base = groups?.['base'];
+    entry.root =
+      base === undefined
+        ? rootBefore(path, match.index)
+        : path.slice(0, match.index + (match[0].charCodeAt(0) === 47 /* / */ ? 1 : 0) + base.length);
+  }
   if (groups !== undefined) {
     for (const field of captures) {
       const value = groups[field];
@@ -246,14 +252,21 @@ export class LayoutDetector {
         this.tally(root).gatherExtra++;
         break;
       case 'root-marker': {
+        const key: keyof Markers | undefined =
+          entry.metadata === 'timestamp'
+            ? 'timestamp'
+            : entry.metadata === 'version'
+              ? 'version'
+              : entry.rule === 'event-filter'
+                ? 'eventFilter'
+                : undefined;
+        if (key === undefined) break;
         let markers = this.markers.get(root);
         if (markers === undefined) {
           markers = {};
           this.markers.set(root, markers);
         }
-        if (entry.metadata === 'timestamp') markers.timestamp ??= entry.path;
-        else if (entry.metadata === 'version') markers.version ??= entry.path;
-        else if (entry.rule === 'event-filter') markers.eventFilter ??= entry.path;
+        markers[key] ??= entry.path;
         break;
       }
       default:

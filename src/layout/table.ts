@@ -13,7 +13,9 @@
  *   `must-gather.local.N/quay-io-…/`). The prefix before the match is the entry's `root`.
  * - Segments are `[^/]+` and patterns end with `$`: no nested quantifiers, nothing that can
  *   backtrack more than linearly.
- * - Named groups are copied into the result under the same name (see `CaptureField`).
+ * - Named groups are copied into the result under the same name (see `CaptureField`). The one
+ *   exception is `base`: a group right after the leading `(?:^|/)` whose text belongs to the
+ *   root (`gather-extra/artifacts` is part of the root, not of the entry).
  * - `.yaml`/`.yml` → yaml, `.json` → json, logs and anything else → text. A trailing `.gz`
  *   is normally stripped by the source; rows for files that are gzipped on disk accept it too.
  */
@@ -58,7 +60,7 @@ export type Evidence = 'tree' | 'must-gather' | 'gather-extra' | 'root-marker' |
 
 /** Fixed values a row stamps on its result. */
 export type RowConstants = Readonly<
-  Partial<Pick<ClassifiedEntry, 'group' | 'resource' | 'logStream' | 'metadata' | 'service'>>
+  Partial<Pick<ClassifiedEntry, 'group' | 'resource' | 'logStream' | 'metadata' | 'service' | 'node'>>
 >;
 
 export interface GroupResource {
@@ -337,14 +339,27 @@ export const LAYOUT_TABLE: readonly LayoutRule[] = [
       'of one systemd unit across the role).',
   },
   {
+    name: 'mg-host-windows-log',
+    kind: 'host-log',
+    format: 'text',
+    needle: 'host_service_logs/',
+    pattern: rx(`${AT}host_service_logs/(?<service>kube-proxy|hybrid-overlay|kubelet)/(?<name>${SEG})$`),
+    evidence: 'must-gather',
+    rooted: true,
+    set: { node: 'windows' },
+    note:
+      'host_service_logs/{kube-proxy,hybrid-overlay,kubelet}/<file> (gather_windows_node_logs: all Windows ' +
+      'nodes, e.g. kubelet/kubelet.log, kube-proxy/kube-proxy.exe.INFO).',
+  },
+  {
     name: 'mg-host-file',
     kind: 'host-log',
     format: 'text',
     needle: 'host_service_logs/',
-    pattern: rx(`${AT}host_service_logs/(?<node>${SEG})/(?:.+/)?(?<service>[^/]+?)(?:\\.log)?(?:\\.gz)?$`),
+    pattern: rx(`${AT}host_service_logs/(?<name>.+)$`),
     evidence: 'must-gather',
     rooted: true,
-    note: 'Other files below host_service_logs/<node>/ (e.g. Windows node logs); service = file stem.',
+    note: 'Any other file below host_service_logs/; name = path below it.',
   },
   {
     name: 'mg-node-kubelet-log',
@@ -384,11 +399,12 @@ export const LAYOUT_TABLE: readonly LayoutRule[] = [
     kind: 'other',
     format: 'by-extension',
     needle: 'nodes/',
-    pattern: rx(`${AT}nodes/(?<node>${SEG})/(?:.+/)?(?<name>${SEG})$`),
+    pattern: rx(`${AT}nodes/(?<node>${SEG})/(?<name>.+)$`),
     evidence: 'none',
     rooted: true,
     note:
-      'Other files below nodes/<node>/ (sysinfo.log, lscpu, proc_cmdline, *.json, gather-extra heap). ' +
+      'Other files below nodes/<node>/ (sysinfo.log, lscpu, proc_cmdline, *.json, gather-extra heap); ' +
+      'name = path below the node folder. ' +
       'Not evidence: both must-gather and gather-extra write nodes/.',
   },
   {
@@ -406,10 +422,10 @@ export const LAYOUT_TABLE: readonly LayoutRule[] = [
     kind: 'other',
     format: 'by-extension',
     needle: 'monitoring/',
-    pattern: rx(`${AT}monitoring/(?:.+/)?(?<name>${SEG})$`),
+    pattern: rx(`${AT}monitoring/(?<name>.+)$`),
     evidence: 'must-gather',
     rooted: true,
-    note: 'monitoring/**: Prometheus/Alertmanager API answers (*.json) and their *.stderr.',
+    note: 'monitoring/**: Prometheus/Alertmanager API answers (*.json) and their *.stderr; name = path below monitoring/.',
   },
   {
     name: 'mg-web-hooks',
@@ -517,7 +533,7 @@ export const LAYOUT_TABLE: readonly LayoutRule[] = [
     kind: 'list',
     format: 'json',
     needle: 'gather-extra/artifacts/',
-    pattern: rx(`(?<=${AT}gather-extra/artifacts/)(?<resource>${SEG})\\.json$`),
+    pattern: rx(`${AT}(?<base>gather-extra/artifacts)/(?<resource>${SEG})\\.json$`),
     evidence: 'gather-extra',
     rooted: true,
     note: 'Any other JSON directly in a gather-extra/artifacts/ folder: a List named after the file stem.',

@@ -151,7 +151,6 @@ function lineColumn(text: string, pos: number): { line: number; column: number }
 
 /** V8's message on one line, with the position as line/column when V8 gives one. */
 function jsonErrorText(err: unknown, text: string): string {
-  // eslint-disable-next-line no-control-regex
   const message = describeError(err).replace(/[\u0000-\u001f\u007f]/g, ' ');
   const m = /at position (\d+)/.exec(message);
   if (!m) return message;

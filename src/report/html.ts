@@ -32,7 +32,7 @@ import {
   splitMatch,
   verifiedLabel,
 } from './common.js';
-import { buildTimeline } from './timeline.js';
+import { buildTimeline, focusWindow } from './timeline.js';
 import type { TimelineSvg } from './timeline.js';
 
 export interface HtmlOptions {
@@ -134,6 +134,8 @@ interface HtmlView {
   hasFindings: boolean;
   timeline: {
     svg: TimelineSvg | null;
+    detail: TimelineSvg | null;
+    hasFigure: boolean;
     notDrawn: string | null;
     emptyHistory: boolean;
     history: HistoryView[];
@@ -172,7 +174,19 @@ export function htmlView(report: Report, options: HtmlOptions = {}): HtmlView {
   ].map((p) => ({ label: p.label, value: p.value === undefined || p.value === '' ? 'unknown' : s(p.value) }));
 
   const findings = sortFindings(report.findings).map((f, i) => findingView(f, i, shown));
-  const svg = buildTimeline(report, { maxItems: options.maxTimelineItems ?? 400 }) ?? null;
+  const maxItems = options.maxTimelineItems ?? 400;
+  const svg = buildTimeline(report, { maxItems, id: 'tl', caption: 'Everything with a time, up to the collection time.' }) ?? null;
+  const focus = focusWindow(report);
+  const detail =
+    svg !== null && focus !== undefined
+      ? (buildTimeline(report, {
+          maxItems,
+          window: focus,
+          id: 'tl-detail',
+          title: 'Newest update in detail',
+          caption: `Zoom on the newest update: ${formatUtc(focus.start)} to ${formatUtc(focus.end)}.`,
+        }) ?? null)
+      : null;
   const items = sortTimeline(report.facts.timeline).map(
     (t): TimelineItemView => ({
       lane: laneTitle(t.lane),
@@ -207,6 +221,8 @@ export function htmlView(report: Report, options: HtmlOptions = {}): HtmlView {
     hasFindings: findings.length > 0,
     timeline: {
       svg,
+      detail,
+      hasFigure: svg !== null,
       notDrawn:
         svg !== null && svg.notDrawn > 0
           ? `${svg.notDrawn} timeline item${svg.notDrawn === 1 ? ' is' : 's are'} not drawn (no usable time, or past the figure's cap); the table lists them all.`

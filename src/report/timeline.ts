@@ -61,11 +61,15 @@ export interface SvgPolygon {
 }
 
 export interface TimelineSvg {
+  /** Prefix of the figure's element ids (unique in the document). */
+  id: string;
   width: number;
   height: number;
   /** Accessible name and description. */
   title: string;
   desc: string;
+  /** Text before the legend under the figure. */
+  caption: string;
   bands: SvgRect[];
   grid: SvgLine[];
   texts: SvgText[];
@@ -83,6 +87,17 @@ export interface TimelineOptions {
   maxItems?: number;
   /** Labels drawn at most on the whole figure. */
   maxLabels?: number;
+  /**
+   * Draw only this window (epoch ms): shapes outside it are left out, shapes across its edges
+   * are cut. Without it the axis spans everything (see the module comment).
+   */
+  window?: { start: number; end: number } | undefined;
+  /** Accessible name of the figure. */
+  title?: string;
+  /** Prefix of the figure's element ids; default `tl`. */
+  id?: string;
+  /** Text before the legend under the figure. */
+  caption?: string;
 }
 
 const WIDTH = 1100;
@@ -94,7 +109,7 @@ const ROW = 22;
 const BAR_H = 12;
 const CHAR_W = 6.4;
 const MAX_SPAN_ROWS = 8;
-const MAX_MOMENT_ROWS = 3;
+const MAX_MOMENT_ROWS = 4;
 const LABEL_CHARS = 44;
 
 const MINUTE = 60_000;
@@ -124,6 +139,8 @@ const MAX_TICKS = 8;
 export function buildTimeline(report: Report, options: TimelineOptions = {}): TimelineSvg | undefined {
   const maxItems = options.maxItems ?? 400;
   let labelsLeft = options.maxLabels ?? 120;
+  const win = options.window;
+  const inWindow = (start: number, end: number): boolean => win === undefined || (end >= win.start && start <= win.end);
 
   const history = report.facts.history;
   const sorted = sortTimeline(report.facts.timeline);
@@ -136,7 +153,9 @@ export function buildTimeline(report: Report, options: TimelineOptions = {}): Ti
       continue;
     }
     const end = parseTime(item.end);
-    drawable.push({ item, start, end: end !== undefined && end >= start ? end : undefined });
+    const d = { item, start, end: end !== undefined && end >= start ? end : undefined };
+    if (!inWindow(start, d.end ?? (item.open === true ? Number.POSITIVE_INFINITY : start))) continue;
+    drawable.push(d);
   }
 
   const times: number[] = [];
@@ -155,8 +174,8 @@ export function buildTimeline(report: Report, options: TimelineOptions = {}): Ti
   /** Where a span still open ends: the collection time, else the latest time known. */
   const openEnd = collected ?? latest;
 
-  let d0 = earliest;
-  let d1 = axisEnd;
+  let d0 = win?.start ?? earliest;
+  let d1 = win?.end ?? axisEnd;
   if (d1 - d0 < HOUR) {
     const mid = (d0 + d1) / 2;
     d0 = mid - HOUR / 2;
@@ -165,13 +184,18 @@ export function buildTimeline(report: Report, options: TimelineOptions = {}): Ti
   const pad = (d1 - d0) * 0.02;
   d0 -= pad;
   d1 += pad;
-  const x = (t: number): number => r(PLOT_LEFT + ((t - d0) / (d1 - d0)) * (PLOT_RIGHT - PLOT_LEFT));
+  const x = (t: number): number => {
+    const clamped = Math.min(Math.max(t, d0), d1);
+    return r(PLOT_LEFT + ((clamped - d0) / (d1 - d0)) * (PLOT_RIGHT - PLOT_LEFT));
+  };
 
   const svg: TimelineSvg = {
+    id: options.id ?? 'tl',
     width: WIDTH,
     height: 0,
-    title: 'Upgrade timeline',
+    title: options.title ?? 'Upgrade timeline',
     desc: '',
+    caption: options.caption ?? '',
     bands: [],
     grid: [],
     texts: [],
@@ -196,11 +220,16 @@ export function buildTimeline(report: Report, options: TimelineOptions = {}): Ti
     laneIndex++;
   };
 
-  // Update history: one row per entry.
-  if (history.length > 0) {
+  // Update history: one row per entry (in a window: the entries that cross it).
+  const rows = history.filter((row) => {
+    const started = parseTime(row.started);
+    if (started === undefined) return win === undefined;
+    return inWindow(started, parseTime(row.completed) ?? Number.POSITIVE_INFINITY);
+  });
+  if (rows.length > 0) {
     const top = y - 2;
     laneHeader(laneTitle('history'));
-    for (const row of history) {
+    for (const row of rows) {
       drawHistoryRow(row, y);
       y += ROW;
     }
@@ -249,9 +278,10 @@ export function buildTimeline(report: Report, options: TimelineOptions = {}): Ti
     svg.bars.push({ x: x1, y: rowY + 5, w: r(x2 - x1), h: BAR_H, cls, title: sanitizeText(title) });
     svg.historyBars++;
     if (open) svg.polygons.push({ points: arrow(x2, rowY + 5 + BAR_H / 2), cls: 'open-end', title: '' });
-    if (x2 + 8 + labelWidth <= PLOT_RIGHT) text(x2 + (open ? 12 : 6), rowY + 15, 'start', 'hist-label', ...parts);
-    else if (x1 - 6 - labelWidth >= PLOT_LEFT) text(x1 - 6, rowY + 15, 'end', 'hist-label', ...parts);
-    else text(PLOT_RIGHT, rowY + 3, 'end', 'hist-label above', ...parts);
+    if (x2 + 8 + labelWidth <= PLOT_RIGHT) text(x2 + (open ? 12 : 6), rowY + 15, 'start', 'hist-label halo', ...parts);
+    else if (x1 - 6 - labelWidth >= PLOT_LEFT) text(x1 - 6, rowY + 15, 'end', 'hist-label halo', ...parts);
+    else if (x2 - x1 >= labelWidth + 12) text(x1 + 6, rowY + 15, 'start', 'hist-label halo', ...parts);
+    else text(PLOT_RIGHT, rowY + 3, 'end', 'hist-label halo', ...parts);
   }
 
   // Timeline lanes.
@@ -277,9 +307,12 @@ export function buildTimeline(report: Report, options: TimelineOptions = {}): Ti
       const label = truncate(d.item.label, LABEL_CHARS);
       const w = estimate(label);
       const candidates: { anchor: SvgText['anchor']; lx: number; from: number; to: number; cls: string }[] = [];
-      if (x2 - x1 >= w + 10) candidates.push({ anchor: 'start', lx: x1 + 5, from: x1, to: x2, cls: 'span-label inside' });
-      if (x2 + 6 + w <= PLOT_RIGHT) candidates.push({ anchor: 'start', lx: x2 + (d.end === undefined ? 12 : 5), from: x1, to: x2 + 12 + w, cls: 'span-label' });
-      if (x1 - 5 - w >= PLOT_LEFT) candidates.push({ anchor: 'end', lx: x1 - 5, from: x1 - 5 - w, to: x2, cls: 'span-label' });
+      const openSpan = d.end === undefined;
+      if (x2 - x1 >= w + 10) {
+        candidates.push({ anchor: 'start', lx: x1 + 5, from: x1, to: x2, cls: openSpan ? 'span-label halo' : 'span-label inside' });
+      }
+      if (x2 + 6 + w <= PLOT_RIGHT) candidates.push({ anchor: 'start', lx: x2 + (openSpan ? 12 : 5), from: x1, to: x2 + 12 + w, cls: 'span-label halo' });
+      if (x1 - 5 - w >= PLOT_LEFT) candidates.push({ anchor: 'end', lx: x1 - 5, from: x1 - 5 - w, to: x2, cls: 'span-label halo' });
       let done = false;
       if (labelsLeft > 0) {
         for (const c of candidates) {
@@ -315,6 +348,7 @@ export function buildTimeline(report: Report, options: TimelineOptions = {}): Ti
 
     // Moments: diamonds, labelled where a label fits in one of a few rows.
     const momentEnds: number[] = [];
+    let overflow = false;
     const marks: { d: (typeof drawable)[number]; row: number; cx: number; label?: SvgText }[] = [];
     for (const d of moments) {
       const cx = x(d.start);
@@ -334,15 +368,20 @@ export function buildTimeline(report: Report, options: TimelineOptions = {}): Ti
             d,
             row,
             cx,
-            label: { x: r(right ? cx + 8 : cx - 8), y: 0, anchor: right ? 'start' : 'end', cls: 'moment-label', parts: [{ text: label, cls: '' }] },
+            label: { x: r(right ? cx + 8 : cx - 8), y: 0, anchor: right ? 'start' : 'end', cls: 'moment-label halo', parts: [{ text: label, cls: '' }] },
           };
         }
       }
       if (mark === undefined) {
         let row = momentEnds.findIndex((end) => end + 2 <= cx - 6);
         if (row === -1 && momentEnds.length < MAX_MOMENT_ROWS) row = momentEnds.push(-Infinity) - 1;
-        if (row === -1) row = 0;
-        momentEnds[row] = Math.max(momentEnds[row] ?? -Infinity, cx + 6);
+        if (row === -1) {
+          // No room: an extra row below the labelled ones, for marks only (they may touch).
+          overflow = true;
+          row = MAX_MOMENT_ROWS;
+        } else {
+          momentEnds[row] = Math.max(momentEnds[row] ?? -Infinity, cx + 6);
+        }
         mark = { d, row, cx };
       }
       marks.push(mark);
@@ -353,7 +392,7 @@ export function buildTimeline(report: Report, options: TimelineOptions = {}): Ti
       svg.polygons.push({ points: diamond(m.cx, cy), cls, title: itemTitle(m.d.item) });
       if (m.label !== undefined) svg.texts.push({ ...m.label, y: cy + 4 });
     }
-    y += momentEnds.length * ROW;
+    y += (overflow ? MAX_MOMENT_ROWS + 1 : momentEnds.length) * ROW;
     band(top);
   }
 
@@ -383,8 +422,36 @@ export function buildTimeline(report: Report, options: TimelineOptions = {}): Ti
     });
   }
   svg.height = r(height);
-  svg.desc = describe(history, drawable.length, collected);
+  svg.desc = describe(rows, drawable.length, collected);
   return svg;
+}
+
+/**
+ * The window worth a second, zoomed figure: the newest update (from its start, with a margin,
+ * to the collection time or the latest time seen), when it is a small part of the whole axis
+ * (an install months ago squeezes the update being diagnosed into a few pixels).
+ */
+export function focusWindow(report: Report, maxShare = 0.15): { start: number; end: number } | undefined {
+  const starts = report.facts.history.map((h) => parseTime(h.started)).filter((t): t is number => t !== undefined);
+  if (starts.length === 0) return undefined;
+  const all: number[] = [...starts];
+  for (const h of report.facts.history) {
+    const t = parseTime(h.completed);
+    if (t !== undefined) all.push(t);
+  }
+  for (const item of report.facts.timeline) {
+    for (const t of [parseTime(item.start), parseTime(item.end)]) if (t !== undefined) all.push(t);
+  }
+  const collected = parseTime(report.collectedAt);
+  if (collected !== undefined) all.push(collected);
+  const first = Math.min(...all);
+  const last = Math.max(...all);
+  const newest = Math.max(...starts);
+  const end = collected !== undefined ? Math.max(collected, newest) : last;
+  const margin = Math.max((end - newest) * 0.15, 30 * MINUTE);
+  const start = newest - margin;
+  if (last - first <= 0 || (end - start) / (last - first) > maxShare) return undefined;
+  return { start, end };
 }
 
 function describe(history: HistoryRow[], items: number, collected: number | undefined): string {

@@ -270,11 +270,11 @@ const MUST_GATHER_CASES: [string, Expected][] = [
   ],
   [
     `${METAL_IMG}/monitoring/alertmanager/status.json`,
-    { kind: 'other', format: 'json', rule: 'mg-monitoring', root: METAL_IMG, name: 'status.json' },
+    { kind: 'other', format: 'json', rule: 'mg-monitoring', root: METAL_IMG, name: 'alertmanager/status.json' },
   ],
   [
     `${METAL_IMG}/monitoring/prometheus/status/config.stderr`,
-    { kind: 'other', format: 'text', rule: 'mg-monitoring', root: METAL_IMG, name: 'config.stderr' },
+    { kind: 'other', format: 'text', rule: 'mg-monitoring', root: METAL_IMG, name: 'prometheus/status/config.stderr' },
   ],
   [
     `${AWS_IMG}/web_hooks/validatingwebhookconfigurations.yaml`,
@@ -322,6 +322,18 @@ const NODE_CASES: [string, Expected][] = [
   [
     'mg/nodes/worker-0/worker-0_logs_kubelet.gz',
     { kind: 'host-log', format: 'text', rule: 'mg-node-kubelet-log', root: 'mg', node: 'worker-0', service: 'kubelet' },
+  ],
+  [
+    'mg/host_service_logs/kubelet/kubelet.log',
+    {
+      kind: 'host-log',
+      format: 'text',
+      rule: 'mg-host-windows-log',
+      root: 'mg',
+      node: 'windows',
+      service: 'kubelet',
+      name: 'kubelet.log',
+    },
   ],
   [
     'mg/nodes/worker-0/dmesg',

@@ -343,16 +343,3 @@ describe('robustness', () => {
     }
   });
 });
-
-describe('must-gather timestamp file', () => {
-  it('gives the collection time', async () => {
-    const { parseGatherTimestamps, parseGoTime } = await import('../../src/parsers/timestamp.js');
-    // must-gather-aws: timestamp (root) — written in CEST by the client.
-    const root = '2021-08-03 12:11:56.91501602 +0200 CEST m=+1.651641915\n2021-08-03 12:14:13.632016778 +0200 CEST m=+138.368642668\n';
-    expect(parseGatherTimestamps(root)).toEqual({ start: utc('2021-08-03T10:11:56.915Z'), end: utc('2021-08-03T10:14:13.632Z') });
-    expect(parseGoTime('2021-08-03 10:12:00.016988581 +0000 UTC m=+0.380233555')).toBe(utc('2021-08-03T10:12:00.016Z'));
-    expect(parseGoTime('2021-08-03 10:12:00 -0500 EST')).toBe(utc('2021-08-03T15:12:00Z'));
-    expect(parseGoTime('garbage')).toBeUndefined();
-    expect(parseGatherTimestamps('')).toEqual({ start: undefined, end: undefined });
-  });
-});
