@@ -1,0 +1,79 @@
+import { describe, it, expect } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir } from '../helpers/archives.js';
+
+const CLI = new URL('../../dist/cli/main.js', import.meta.url).pathname;
+const REAL = new URL('../../../shared/samples-real/', import.meta.url).pathname;
+const FIXTURE = new URL('../../rules/cvo/cvo-final-sync-lost.fixtures/fires-history/input', import.meta.url).pathname;
+
+export function mgsift(args: string[], options: { cwd?: string } = {}) {
+  const run = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', cwd: options.cwd, maxBuffer: 64 * 1024 * 1024 });
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+describe.runIf(existsSync(join(REAL, 'must-gather-aws.tar.xz')))('inspect on the real must-gathers', () => {
+  it('reports the aws archive: version, collection day, one Completed history entry', () => {
+    const run = mgsift(['inspect', '--json', join(REAL, 'must-gather-aws.tar.xz')]);
+    expect(run.code).toBe(0);
+    const result = JSON.parse(run.stdout);
+    expect(result.input.container).toBe('tar.xz');
+    expect(result.layout).toBe('must-gather');
+    expect(result.cluster.version).toBe('4.8.0-0.nightly-2021-07-31-065602');
+    expect(result.cluster.platform).toBe('AWS');
+    expect(result.collectedAt.slice(0, 10)).toBe('2021-08-03');
+    expect(result.history).toEqual([
+      { version: '4.8.0-0.nightly-2021-07-31-065602', state: 'Completed', verified: false, started: '2021-08-03T09:14:59.000Z', completed: '2021-08-03T09:45:28.000Z' },
+    ]);
+    expect(result.objectsByKind.ClusterOperator).toBe(31);
+    expect(result.podLogs).toBeGreaterThan(1000);
+  });
+
+  it('reports the metal archive version', () => {
+    const run = mgsift(['inspect', '--json', join(REAL, 'must-gather-metal.tar.xz')]);
+    expect(JSON.parse(run.stdout).cluster.version).toBe('4.9.0-0.nightly-2021-09-10-170926');
+  });
+});
+
+describe('analyze: outputs and exit codes', () => {
+  it('exits 1 when a finding is at or above --fail-on, 0 otherwise', () => {
+    expect(mgsift(['analyze', FIXTURE, '--format', 'json', '-o', '-']).code).toBe(0);
+    const failing = mgsift(['analyze', FIXTURE, '--format', 'json', '-o', '-', '--fail-on', 'warning']);
+    expect(failing.code).toBe(1);
+    const report = JSON.parse(failing.stdout);
+    expect(report.findings.map((f: { ruleId: string }) => f.ruleId)).toEqual(['cvo-final-sync-lost']);
+  });
+
+  it('writes the chosen formats into the output folder and nothing else', () => {
+    const out = join(tempDir(), 'report');
+    const run = mgsift(['analyze', FIXTURE, '-o', out, '--format', 'html,json,md,junit', '--quiet']);
+    expect(run.code).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(['report.html', 'report.json', 'report.junit.xml', 'report.md']);
+    expect(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')).schemaVersion).toBeDefined();
+  });
+
+  it('exits 2 with one line and no stack trace on bad input or usage', () => {
+    const missing = mgsift(['analyze', '/nonexistent/must-gather.tar.gz', '-o', '-', '--format', 'json']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr.trim().split('\n')).toHaveLength(1);
+    expect(missing.stderr).toMatch(/^mgsift: error: cannot read/);
+    expect(missing.stderr).not.toMatch(/\bat .*\.js:\d+/);
+    expect(mgsift(['analyze', FIXTURE, '--format', 'pdf']).code).toBe(2);
+    expect(mgsift(['analyze', FIXTURE, '--only', 'no-such-rule', '-o', '-', '--format', 'json']).code).toBe(2);
+  });
+});
+
+describe('the rule pack, through the shipped CLI', () => {
+  it('lints clean', () => {
+    const run = mgsift(['rules', 'lint']);
+    expect(run.stdout).toMatch(/ 0 problem\(s\)/);
+    expect(run.code).toBe(0);
+  });
+
+  it('passes every fixture (fires and near-misses)', () => {
+    const run = mgsift(['rules', 'test']);
+    expect(run.stdout.trim().split('\n').pop()).toMatch(/^\d+ passed, 0 failed$/);
+    expect(run.code).toBe(0);
+  });
+});

@@ -1,0 +1,51 @@
+import { describe, it, expect } from 'vitest';
+import { loadRuleText } from '../../src/engine/load.js';
+
+const GOOD = `id: demo-rule
+title: A demo rule
+severity: warning
+status: experimental
+component: demo
+signals:
+  line:
+    log:
+      files: [{ bare: true }]
+      regex: 'boom (?<what>\\w+)'
+message: "saw {{signals.line.first.what}}"
+`;
+
+describe('rule loading and lint issues', () => {
+  it('loads a valid rule and derives its prefilter literal', () => {
+    const { rule, issues } = loadRuleText('demo.yaml', GOOD, false);
+    expect(issues).toEqual([]);
+    expect(rule?.signals[0]).toMatchObject({ type: 'log', literals: ['boom '] });
+  });
+
+  it('reports an unknown field with its line', () => {
+    const { issues } = loadRuleText('bad.yaml', GOOD.replace('status: experimental', 'status: experimental\nowner: me'), false);
+    expect(issues).toHaveLength(1);
+    expect(issues[0]).toMatchObject({ file: 'bad.yaml', line: 5 });
+    expect(issues[0]!.reason).toMatch(/owner/);
+  });
+
+  it('refuses a catastrophic regex, naming the line of the regex', () => {
+    const { issues } = loadRuleText('redos.yaml', GOOD.replace("'boom (?<what>\\w+)'", () => "'(a+)+$'"), false);
+    expect(issues).toHaveLength(1);
+    expect(issues[0]!.line, JSON.stringify(issues)).toBe(10);
+    expect(issues[0]!.reason).toMatch(/backtrack/);
+  });
+
+  it('refuses a template that does not compile and a condition naming an unknown signal', () => {
+    const broken = GOOD.replace('message: "saw {{signals.line.first.what}}"', 'message: "saw {{#each x}}"\ncondition: line and other');
+    const { issues } = loadRuleText('tpl.yaml', broken, false);
+    expect(issues.map((i) => i.reason).join('\n')).toMatch(/template/);
+    expect(issues.map((i) => i.reason).join('\n')).toMatch(/unknown signal 'other'/);
+  });
+
+  it('refuses an invalid CEL expression and a bad version range', () => {
+    const text = GOOD.replace('signals:', 'applies:\n  versions: ">=banana"\nsignals:\n  obj:\n    resource:\n      kind: Pod\n      where: "object.status.phase =="');
+    const reasons = loadRuleText('cel.yaml', text, false).issues.map((i) => i.reason).join('\n');
+    expect(reasons).toMatch(/CEL/);
+    expect(reasons).toMatch(/version range/);
+  });
+});
