@@ -273,7 +273,10 @@ function mdLine(line: string): string {
     .replace(/[\\`*_[\]~|]/g, (ch) => `\\${ch}`);
   // Block markers at the start of a line: headings, lists, setext underlines, quotes (already
   // entities), ordered lists.
-  return escaped.replace(/^([#+=-])/, '\\$1').replace(/^(\d+)([.)])/, '$1\\$2');
+  return escaped
+    .replace(/^#/, '\\#')
+    .replace(/^([+=-])(?=\s|$|\1)/, '\\$1')
+    .replace(/^(\d{1,9})([.)])(?=\s|$)/, '$1\\$2');
 }
 
 /** An http(s) href safe inside `( )`: no spaces, brackets, parentheses or angle brackets. */

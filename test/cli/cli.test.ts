@@ -1,17 +1,12 @@
 import { describe, it, expect } from 'vitest';
-import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../helpers/archives.js';
+import { mgsift } from '../helpers/cli.js';
 
-const CLI = new URL('../../dist/cli/main.js', import.meta.url).pathname;
 const REAL = new URL('../../../shared/samples-real/', import.meta.url).pathname;
 const FIXTURE = new URL('../../rules/cvo/cvo-final-sync-lost.fixtures/fires-history/input', import.meta.url).pathname;
 
-export function mgsift(args: string[], options: { cwd?: string } = {}) {
-  const run = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', cwd: options.cwd, maxBuffer: 64 * 1024 * 1024 });
-  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
-}
 
 describe.runIf(existsSync(join(REAL, 'must-gather-aws.tar.xz')))('inspect on the real must-gathers', () => {
   it('reports the aws archive: version, collection day, one Completed history entry', () => {

@@ -120,6 +120,9 @@ describe('renderMarkdown', () => {
   it('escapes Markdown syntax in archive text', () => {
     expect(mdText('# not a heading')).toBe('\\# not a heading');
     expect(mdText('- not a list')).toBe('\\- not a list');
+    expect(mdText('4.6.8')).toBe('4.6.8');
+    expect(mdText('---')).toBe('\\---');
+    expect(mdText('-x')).toBe('-x');
     expect(mdText('1. not a list')).toBe('1\\. not a list');
     expect(mdText('*em* _em_ `code` [x](y) ~~del~~')).toBe('\\*em\\* \\_em\\_ \\`code\\` \\[x\\](y) \\~\\~del\\~\\~');
     expect(mdText('a\nb')).toBe('a b');

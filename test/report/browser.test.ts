@@ -1,0 +1,167 @@
+/**
+ * Opens the seed-000 HTML report in a real Chromium (headless, via playwright-core) and checks
+ * what a static check cannot: it renders, makes no request, logs no error (a CSP violation
+ * would), and the archive's payloads stay text. Skipped when /usr/bin/chromium is absent (CI
+ * installs it). Screenshots go to test-output/ (git-ignored).
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { renderHtml } from '../../src/report/html.js';
+import { manyEntriesReport, rollbackReport, seed000Report } from './fixtures.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const hasChromium = existsSync(CHROMIUM);
+const OUTPUT = fileURLToPath(new URL('../../test-output/', import.meta.url));
+
+if (!hasChromium) {
+  console.warn(`browser.test.ts: skipped, ${CHROMIUM} not found (install chromium to run it; CI does).`);
+}
+
+describe.skipIf(!hasChromium)(`HTML report in Chromium (${CHROMIUM})`, () => {
+  let browser: Browser;
+  let dir: string;
+
+  beforeAll(async () => {
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+    dir = mkdtempSync(join(tmpdir(), 'mgsift-report-'));
+    mkdirSync(OUTPUT, { recursive: true });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function open(name: string, html: string, javaScriptEnabled = true) {
+    const file = join(dir, `${name}.html`);
+    writeFileSync(file, html);
+    const url = pathToFileURL(file).href;
+    const context = await browser.newContext({ javaScriptEnabled, viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const requests: string[] = [];
+    const errors: string[] = [];
+    const dialogs: string[] = [];
+    page.on('request', (request) => requests.push(request.url()));
+    page.on('console', (msg) => {
+      if (msg.type() === 'error' || msg.type() === 'warning') errors.push(`${msg.type()}: ${msg.text()}`);
+    });
+    page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await page.goto(url, { waitUntil: 'load' });
+    return { page, context, url, requests, errors, dialogs };
+  }
+
+  it('seed 000: renders findings and the timeline, no request, no error, payloads inert', async () => {
+    const { page, context, url, requests, errors, dialogs } = await open('seed000', renderHtml(seed000Report()));
+    try {
+      await expect(page.locator('article.finding').first()).toBeVisibleSoon();
+      expect(await page.locator('article.finding').count()).toBe(2);
+      expect(await page.locator('article.finding h3').first().innerText()).toContain(
+        'Outgoing CVO exited before its final ClusterVersion status sync',
+      );
+      const svg = page.locator('svg.timeline-svg').first();
+      expect(await svg.isVisible()).toBe(true);
+      const box = await svg.boundingBox();
+      expect(box?.width ?? 0).toBeGreaterThan(500);
+      expect(box?.height ?? 0).toBeGreaterThan(150);
+      expect(await svg.locator('rect.bar.hist').count()).toBe(2);
+      expect(await page.locator('mark').first().innerText()).toBe('unable to perform final sync: context canceled');
+
+      // The payloads are text, not elements; nothing ran.
+      expect(await page.locator('img').count()).toBe(0);
+      expect(await page.locator('img[src=x]').count()).toBe(0);
+      expect(await page.locator('script').count()).toBe(0);
+      expect(await page.getByText('<script>alert(1)</script>').first().isVisible()).toBe(true);
+      expect(await page.evaluate(() => document.querySelectorAll('[onerror]').length)).toBe(0);
+      await page.waitForTimeout(300); // give a payload the chance to fire
+      expect(dialogs).toEqual([]);
+      expect(errors).toEqual([]);
+      expect(requests).toEqual([url]);
+
+      await page.screenshot({ path: join(OUTPUT, 'browser-seed000.png'), fullPage: true });
+      await svg.screenshot({ path: join(OUTPUT, 'browser-seed000-timeline.png') });
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('rollback and 20-entry reports: render without error or request', async () => {
+    for (const [name, report] of [
+      ['rollback', rollbackReport()],
+      ['many', manyEntriesReport()],
+    ] as const) {
+      const { page, context, url, requests, errors, dialogs } = await open(name, renderHtml(report));
+      try {
+        expect(await page.locator('svg.timeline-svg').first().isVisible()).toBe(true);
+        expect(await page.locator('td .rollback-label', { hasText: 'rollback (y-stream)' }).first().isVisible()).toBe(true);
+        expect(await page.locator('svg.timeline-svg tspan.rollback-label').first().isVisible()).toBe(true);
+        expect(await page.locator('img').count()).toBe(0);
+        expect(dialogs).toEqual([]);
+        expect(errors).toEqual([]);
+        expect(requests).toEqual([url]);
+        await page.screenshot({ path: join(OUTPUT, `browser-${name}.png`), fullPage: true });
+      } finally {
+        await context.close();
+      }
+    }
+  });
+
+  it('is readable with JavaScript off, and printing unfolds the folded sections', async () => {
+    const { page, context, requests, url } = await open('seed000-nojs', renderHtml(seed000Report()), false);
+    try {
+      expect(await page.locator('article.finding').first().isVisible()).toBe(true);
+      expect(await page.locator('svg.timeline-svg').first().isVisible()).toBe(true);
+      // Folded on screen...
+      expect(await page.locator('ul.passed').isVisible()).toBe(false);
+      await page.locator('#passed summary').click();
+      expect(await page.locator('ul.passed').isVisible()).toBe(true);
+      await page.locator('#passed summary').click();
+      // ...unfolded in print.
+      await page.emulateMedia({ media: 'print' });
+      expect(await page.locator('ul.passed').isVisible()).toBe(true);
+      const pdfOk = await page.pdf({ format: 'A4' }).then((b) => b.length > 1000);
+      expect(pdfOk).toBe(true);
+      expect(requests).toEqual([url]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+// A tiny matcher so the first check waits for layout rather than racing it.
+expect.extend({
+  async toBeVisibleSoon(received: { isVisible(): Promise<boolean>; waitFor(o: { state: 'visible'; timeout: number }): Promise<void> }) {
+    try {
+      await received.waitFor({ state: 'visible', timeout: 10_000 });
+      return { pass: true, message: () => 'visible' };
+    } catch {
+      return { pass: false, message: () => 'not visible within 10 s' };
+    }
+  },
+});
+
+declare module 'vitest' {
+  interface Assertion<T> {
+    toBeVisibleSoon(): Promise<T>;
+  }
+}
