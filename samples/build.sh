@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds samples/<scenario>.tar.gz: the real, trimmed must-gather in test/fixtures/mg-mini with
-# each scenario's overlay (samples/scenarios/<scenario>/overlay/, laid over the image folder).
+# each scenario's overlay (samples/scenarios/<scenario>/overlay/, laid over the image folder),
+# its gather time (scenarios/<scenario>/timestamp) and removals (remove.txt, paths in the image folder).
 # Deterministic (sorted names, fixed owner and mtime, gzip -n): rebuilding gives the same bytes.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -14,6 +15,8 @@ for scenario in scenarios/*/; do
   mkdir -p "$tree"
   cp -r "$base/." "$tree/"
   if [ -d "$scenario/overlay" ]; then cp -r "$scenario/overlay/." "$tree/$image/"; fi
+  # A scenario's own gather time replaces both timestamp files (top folder and image folder).
+  if [ -f "$scenario/timestamp" ]; then cp "$scenario/timestamp" "$tree/timestamp"; cp "$scenario/timestamp" "$tree/$image/timestamp"; fi
   if [ -f "$scenario/remove.txt" ]; then
     while read -r path; do [ -n "$path" ] && rm -rf "${tree:?}/$image/$path"; done < "$scenario/remove.txt"
   fi
