@@ -117,7 +117,7 @@ interface TimelineItemView {
   severity: Severity | null;
 }
 
-interface HtmlView {
+export interface HtmlView {
   csp: string;
   pageTitle: string;
   tool: { name: string; version: string };

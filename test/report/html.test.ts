@@ -192,6 +192,17 @@ describe('timeline geometry', () => {
     expect(focusWindow(healthyReport())).toBeUndefined();
   });
 
+  it('draws a single install entry', () => {
+    const report = seed000Report();
+    report.facts.history = report.facts.history.slice(0, 1);
+    report.facts.timeline = [];
+    report.collectedAt = '2021-06-01T00:00:00Z';
+    const svg = buildTimeline(report);
+    expect(svg?.historyBars).toBe(1);
+    expect(svg?.bars[0]?.w).toBeGreaterThanOrEqual(3);
+    expect(renderHtml(report)).toContain('collected 2021-06-01 00:00:00Z');
+  });
+
   it('draws nothing for a report with no dated item', () => {
     expect(buildTimeline(healthyReport())).toBeUndefined();
   });

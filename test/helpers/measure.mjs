@@ -1,0 +1,17 @@
+// Runs one analysis with the full rule pack in this process and prints its peak RSS (bytes)
+// and what it read, as JSON: a child process per measurement keeps them independent.
+import { analyzeInput } from '../../dist/analysis/analyze.js';
+import { loadRules } from '../../dist/engine/load.js';
+import { DEFAULT_LIMITS } from '../../dist/core/limits.js';
+
+const { rules } = await loadRules();
+const analysis = await analyzeInput(process.argv[2], { limits: DEFAULT_LIMITS, rules });
+process.stdout.write(
+  JSON.stringify({
+    maxRssBytes: process.resourceUsage().maxRSS * 1024,
+    files: analysis.summary.files,
+    bytesRead: analysis.summary.bytesRead,
+    findings: analysis.result.findings.map((f) => f.ruleId),
+    problems: analysis.problems.items.length,
+  }),
+);
