@@ -195,7 +195,7 @@ export class RuleEngine implements EntryConsumer {
     for (const rule of this.rules) {
       const outOfScope = scopeProblem(rule, facts);
       if (outOfScope) {
-        result.notChecked.push({ ruleId: rule.id, title: rule.title, reason: outOfScope });
+        result.notChecked.push({ ruleId: rule.id, title: rule.title, component: rule.component, reason: outOfScope });
         continue;
       }
       const states = rule.signals.map((signal) => this.stateOf.get(signal)!);
@@ -207,10 +207,10 @@ export class RuleEngine implements EntryConsumer {
       };
       const verdict = evaluateCondition(rule.condition, truth);
       if (verdict === false) {
-        result.passed.push({ ruleId: rule.id, title: rule.title });
+        result.passed.push({ ruleId: rule.id, title: rule.title, component: rule.component });
       } else if (verdict === 'unknown') {
         const missing = states.filter((s) => truth(s.signal.name) === 'unknown').map((s) => missingData(s.signal));
-        result.notChecked.push({ ruleId: rule.id, title: rule.title, reason: `the archive lacks ${missing.join('; ')}` });
+        result.notChecked.push({ ruleId: rule.id, title: rule.title, component: rule.component, reason: `the archive lacks ${missing.join('; ')}` });
       } else {
         result.findings.push(this.buildFinding(rule, states, truth, facts));
       }

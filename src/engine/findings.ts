@@ -48,6 +48,7 @@ export interface Finding {
 export interface NotChecked {
   ruleId: string;
   title: string;
+  component: string;
   /** Why the rule could not be evaluated: which data the archive lacks, or why it is out of scope. */
   reason: string;
 }
@@ -55,4 +56,5 @@ export interface NotChecked {
 export interface Passed {
   ruleId: string;
   title: string;
+  component: string;
 }

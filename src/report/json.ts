@@ -115,11 +115,11 @@ function evidence(e: Evidence): JsonObject {
 }
 
 function notChecked(n: NotChecked): JsonObject {
-  return { ruleId: n.ruleId, title: n.title, reason: n.reason };
+  return { ruleId: n.ruleId, title: n.title, component: n.component, reason: n.reason };
 }
 
 function passed(p: Passed): JsonObject {
-  return { ruleId: p.ruleId, title: p.title };
+  return { ruleId: p.ruleId, title: p.title, component: p.component };
 }
 
 function historyRow(h: HistoryRow): JsonObject {

@@ -6,8 +6,7 @@
  * - a rule whose findings are all below `failOn`: passes, the findings in `<system-out>`;
  * - a rule not checked: `<skipped message="reason"/>`;
  * - a rule that passed: an empty testcase.
- * `classname` is `mgsift.<component>`; rules without a finding carry no component in the
- * report, so they use `mgsift.rules`. Banners and problems go to the suite's `<system-out>`.
+ * `classname` is `mgsift.<component>` (`mgsift.rules` when a rule names none). Banners and problems go to the suite's `<system-out>`.
  *
  * Escaping: characters illegal in XML 1.0 (NUL and other control characters, lone surrogates,
  * U+FFFE/U+FFFF) are replaced by visible stand-ins ({@link sanitizeText}); `& < > " '` are
@@ -33,6 +32,10 @@ interface Case {
   reason: string;
 }
 
+function classname(component: string): string {
+  return `mgsift.${component === '' ? NO_COMPONENT : component}`;
+}
+
 /** The report as JUnit XML; findings at or above `failOn` fail their testcase. */
 export function renderJunit(report: Report, failOn: Severity): string {
   const threshold = severityRank(failOn);
@@ -47,7 +50,7 @@ export function renderJunit(report: Report, failOn: Severity): string {
     }
     cases.set(f.ruleId, {
       ruleId: f.ruleId,
-      classname: `mgsift.${f.component === '' ? NO_COMPONENT : f.component}`,
+      classname: classname(f.component),
       name: `${f.ruleId}: ${f.title}`,
       kind: fails ? 'failure' : 'passed-with-findings',
       findings: [f],
@@ -58,7 +61,7 @@ export function renderJunit(report: Report, failOn: Severity): string {
     if (cases.has(n.ruleId)) continue;
     cases.set(n.ruleId, {
       ruleId: n.ruleId,
-      classname: `mgsift.${NO_COMPONENT}`,
+      classname: classname(n.component),
       name: `${n.ruleId}: ${n.title}`,
       kind: 'skipped',
       findings: [],
@@ -69,7 +72,7 @@ export function renderJunit(report: Report, failOn: Severity): string {
     if (cases.has(p.ruleId)) continue;
     cases.set(p.ruleId, {
       ruleId: p.ruleId,
-      classname: `mgsift.${NO_COMPONENT}`,
+      classname: classname(p.component),
       name: `${p.ruleId}: ${p.title}`,
       kind: 'passed',
       findings: [],

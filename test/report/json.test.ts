@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import Ajv2020 from 'ajv/dist/2020.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { renderJson } from '../../src/report/json.js';
 import { REPORT_SCHEMA_VERSION } from '../../src/report/model.js';
 import type { Report } from '../../src/report/model.js';
