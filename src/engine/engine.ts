@@ -111,7 +111,8 @@ export class RuleEngine implements EntryConsumer {
         signal: signal.name,
         file: entry.path,
         line: line.lineNo,
-        time: parsed.time,
+        // A klog time whose year could only be guessed from today's clock is no time at all.
+        time: parsed.klog?.yearFrom === 'clock' && parsed.time === parsed.klog.time ? undefined : parsed.time,
         text: clip(line.text),
         match: [match.index, match.index + match[0].length],
         captures: match.groups ? { ...match.groups } : undefined,
