@@ -4,7 +4,9 @@
  * would), and the archive's payloads stay text. Skipped when /usr/bin/chromium is absent (CI
  * installs it). Screenshots go to test-output/ (git-ignored).
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import yaml from 'js-yaml';
+import { mgsift } from '../helpers/cli.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -120,6 +122,27 @@ describe.skipIf(!hasChromium)(`HTML report in Chromium (${CHROMIUM})`, () => {
         expect(errors).toEqual([]);
         expect(requests).toEqual([url]);
         await page.screenshot({ path: join(OUTPUT, `browser-${name}.png`), fullPage: true });
+      } finally {
+        await context.close();
+      }
+    }
+  });
+
+  it('every bundled sample: the analyze HTML shows its findings and timeline, with no request or error', async () => {
+    const samples = fileURLToPath(new URL('../../samples/', import.meta.url));
+    for (const scenario of readdirSync(join(samples, 'scenarios')).sort()) {
+      const expected = (yaml.load(readFileSync(join(samples, 'scenarios', scenario, 'expect.yaml'), 'utf8')) as { findings: string[] }).findings;
+      const run = mgsift(['analyze', join(samples, `${scenario}.tar.gz`), '--format', 'html', '-o', '-', '--fail-on', 'critical']);
+      expect(run.code, run.stderr).toBe(0);
+      const { page, context, url, requests, errors, dialogs } = await open(`sample-${scenario}`, run.stdout);
+      try {
+        expect(await page.locator('article.finding').count(), scenario).toBe(expected.length);
+        for (const id of expected) expect(await page.locator('article.finding', { hasText: id }).first().isVisible(), `${scenario}: ${id}`).toBe(true);
+        if (expected.length > 0) expect(await page.locator('svg.timeline-svg').first().isVisible(), scenario).toBe(true);
+        expect(dialogs).toEqual([]);
+        expect(errors).toEqual([]);
+        expect(requests).toEqual([url]);
+        await page.screenshot({ path: join(OUTPUT, `browser-sample-${scenario}.png`), fullPage: true });
       } finally {
         await context.close();
       }
