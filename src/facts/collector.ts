@@ -97,12 +97,9 @@ export class FactsCollector implements EntryConsumer {
     lines.end();
     this.current = undefined;
     const summary = facts.summary();
-    // A bare log that is not a CVO log leaves no trace.
-    if (entry.kind !== 'pod-log' || entry.namespace === CVO_NAMESPACE || summary.build) {
-      if (summary.build || facts.moments.length > 0 || entry.namespace === CVO_NAMESPACE) {
-        this.pods.push({ ...pod, build: summary.build, firstTime: summary.firstTime, lastTime: summary.lastTime, moments: facts.moments });
-      }
-    }
+    // A single log given alone counts only when it reads like a CVO log.
+    const isCvo = entry.namespace === CVO_NAMESPACE || summary.build !== undefined || facts.moments.length > 0;
+    if (isCvo) this.pods.push({ ...pod, build: summary.build, firstTime: summary.firstTime, lastTime: summary.lastTime, moments: facts.moments });
   }
 
   end(summary: WalkSummary): void {
