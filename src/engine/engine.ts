@@ -47,6 +47,8 @@ export class RuleEngine implements EntryConsumer {
   private readonly resourceStates: SignalState[];
   private readonly eventStates: SignalState[];
   private readonly stateOf = new Map<Signal, SignalState>();
+  /** Presence probes of log signals, and the state each one vouches for. */
+  private readonly presenceOf = new Map<LogSignal, SignalState>();
   private scanner: { entry: ClassifiedEntry; scanner: LogScanner } | undefined;
 
   constructor(
@@ -58,6 +60,7 @@ export class RuleEngine implements EntryConsumer {
         const state: SignalState = { rule, signal, seen: false, items: [], dropped: 0, keys: new Set() };
         this.states.push(state);
         this.stateOf.set(signal, state);
+        if (signal.type === 'log' && signal.presence) this.presenceOf.set(signal.presence, state);
       }
     }
     this.logStates = this.states.filter((s) => s.signal.type === 'log');
@@ -87,8 +90,13 @@ export class RuleEngine implements EntryConsumer {
   text(chunk: Buffer, entry: ClassifiedEntry): void {
     if (this.scanner?.entry !== entry) {
       const active = this.logStates.filter((s) => selects((s.signal as LogSignal).files, entry, this.options.bareInput));
-      for (const state of active) state.seen = true;
-      const signals = active.map((s) => s.signal as LogSignal);
+      const signals: LogSignal[] = [];
+      for (const state of active) {
+        const signal = state.signal as LogSignal;
+        signals.push(signal);
+        if (signal.presence) signals.push(signal.presence);
+        else state.seen = true;
+      }
       this.scanner = { entry, scanner: new LogScanner(signals, this.options.maxLineBytes, (line) => this.matchLine(line, entry)) };
     }
     this.scanner.scanner.push(chunk);
@@ -104,6 +112,11 @@ export class RuleEngine implements EntryConsumer {
     for (const signal of line.signals) {
       const match = signal.regex.exec(line.text);
       if (!match) continue;
+      const vouched = this.presenceOf.get(signal);
+      if (vouched) {
+        vouched.seen = true;
+        continue;
+      }
       parsed ??= parseLogLine(line.text, line.lineNo);
       if (signal.levels && (!parsed.klog || !signal.levels.has(parsed.klog.level))) continue;
       const state = this.stateOf.get(signal)!;
@@ -288,7 +301,8 @@ function missingData(signal: Signal): string {
   switch (signal.type) {
     case 'log': {
       const scopes = signal.files.map(describeSelector).join(' or ');
-      return `logs for signal '${signal.name}' (${scopes})`;
+      const marker = signal.presence ? ` holding a line like /${signal.presence.regex.source}/` : '';
+      return `logs${marker} for signal '${signal.name}' (${scopes})`;
     }
     case 'resource':
       return `${signal.kind} objects (${signal.group || 'core'}/${signal.resource}) for signal '${signal.name}'`;

@@ -101,7 +101,7 @@ interface RawRule {
 }
 
 interface RawSignal {
-  log?: { files: Record<string, string | boolean>[]; regex: string; literal?: string | string[]; level?: string | string[]; ignoreCase?: boolean };
+  log?: { files: Record<string, string | boolean>[]; regex: string; literal?: string | string[]; level?: string | string[]; ignoreCase?: boolean; presence?: string };
   resource?: { group?: string; kind: string; resource?: string; namespace?: string; name?: string; where?: string; summary?: string };
   event?: { reason?: string; message?: string; literal?: string; namespace?: string; involvedKind?: string; involvedName?: string };
   fact?: { name: string; where?: string; summary?: string };
@@ -166,13 +166,25 @@ export function loadRuleText(file: string, text: string, builtin: boolean): { ru
         }
       }
       const derived = requiredLiteral(log.regex);
+      const files = log.files.map((selector) => compileSelector(selector));
+      const presenceRe = regex([...base, 'log', 'presence'], log.presence, flags);
+      const presenceLiteral = log.presence === undefined ? undefined : requiredLiteral(log.presence);
       signals.push({
         type: 'log',
         name,
-        files: log.files.map((selector) => compileSelector(selector)),
+        files,
         regex: re,
         literals: log.ignoreCase ? undefined : (given ?? (derived ? [derived] : undefined)),
         levels: log.level === undefined ? undefined : new Set(([] as string[]).concat(log.level)),
+        presence: presenceRe && {
+          type: 'log',
+          name,
+          files,
+          regex: presenceRe,
+          literals: log.ignoreCase || !presenceLiteral ? undefined : [presenceLiteral],
+          levels: undefined,
+          presence: undefined,
+        },
       });
     } else if (spec.resource) {
       const r = spec.resource;

@@ -46,6 +46,8 @@ export interface LogSignal extends SignalBase {
   /** Any of these must occur in a line before the regex runs; undefined: no prefilter. */
   literals: string[] | undefined;
   levels: Set<string> | undefined;
+  /** When set, the signal's data counts as present only once a line matching this is seen. */
+  presence: LogSignal | undefined;
 }
 
 export interface ResourceSignal extends SignalBase {
