@@ -90,7 +90,7 @@ export function parseCvoBuild(line: string): CvoBuild | undefined {
 }
 
 const LOADING = /\bLoading payload\b/;
-const LOADED = /\bPayload loaded from (\S+) with hash (\S+)/;
+const LOADED = /\bPayload loaded from (\S+) with hash ([^\s,]+)/;
 const SKIPPED = /\bSkipping preconditions for a local operator image payload\b/;
 const PASSED = /\bPrecondition (\S+) passed\b/;
 const FINAL_SYNC = /\bunable to perform final sync: (.*)$/;
