@@ -1,6 +1,6 @@
 import { Problems } from '../core/problems.js';
 import type { Limits } from '../core/limits.js';
-import { openInput } from '../sources/open.js';
+import { isSingleFile, openInput } from '../sources/open.js';
 import type { Source } from '../sources/types.js';
 import { walk } from '../ingest/walk.js';
 import type { EntryConsumer, WalkSummary } from '../ingest/consumer.js';
@@ -34,7 +34,7 @@ export async function analyzeInput(input: string, options: AnalyzeOptions): Prom
   const started = Date.now();
   const problems = new Problems();
   const source = await openInput(input, { limits: options.limits, problems });
-  const bareInput = source.container === 'file' || source.container === 'file.gz' || source.container === 'file.xz';
+  const bareInput = isSingleFile(source);
   const facts = new FactsCollector(options.limits.maxLineBytes);
   const engine = options.rules ? new RuleEngine(options.rules, { maxLineBytes: options.limits.maxLineBytes, bareInput }) : undefined;
   const inventory = options.inventory ? new InventoryCollector() : undefined;

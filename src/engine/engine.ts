@@ -1,6 +1,6 @@
 import type { EntryConsumer, Need, ObjectPlace } from '../ingest/consumer.js';
 import type { ClassifiedEntry } from '../layout/types.js';
-import type { K8sObject } from '../parsers/k8s.js';
+import { groupOf, identityKey, type K8sObject } from '../parsers/k8s.js';
 import { parseLogLine } from '../parsers/logline.js';
 import { satisfiesRange } from '../facts/version.js';
 import type { Facts } from '../facts/collector.js';
@@ -140,14 +140,14 @@ export class RuleEngine implements EntryConsumer {
     }
     for (const state of this.resourceStates) {
       const signal = state.signal as ResourceSignal;
-      if (kind !== signal.kind || groupOf(object.apiVersion) !== signal.group) continue;
+      if (kind !== signal.kind || (groupOf(object) ?? '') !== signal.group) continue;
       const meta = object.metadata ?? {};
       if (signal.namespace !== undefined && meta.namespace !== signal.namespace) continue;
       if (signal.objectName !== undefined && meta.name !== signal.objectName) continue;
       if (signal.where && !signal.where({ object })) continue;
       const name = meta.name ?? '';
       const ref = { kind, namespace: meta.namespace, name };
-      this.hold(state, keyOf(object), {
+      this.hold(state, identityKey(object), {
         signal: signal.name,
         file: entry.path,
         line: place.line,
@@ -180,7 +180,7 @@ export class RuleEngine implements EntryConsumer {
     const objectName = String(involved['name'] ?? '');
     const count = typeof event['count'] === 'number' ? ` (x${event['count']})` : '';
     const prefix = `${reason} ${String(involved['kind'] ?? '')}/${objectName}${count}: `;
-    this.hold(state, keyOf(event), {
+    this.hold(state, identityKey(event), {
       signal: signal.name,
       file: entry.path,
       line: place.line,
@@ -346,17 +346,6 @@ function holdsResource(entry: ClassifiedEntry, signal: ResourceSignal): boolean 
 
 function isEventFile(entry: ClassifiedEntry): boolean {
   return entry.resource === 'events';
-}
-
-function groupOf(apiVersion: string | undefined): string {
-  if (!apiVersion) return '';
-  const slash = apiVersion.indexOf('/');
-  return slash < 0 ? '' : apiVersion.slice(0, slash);
-}
-
-function keyOf(object: K8sObject): string {
-  const meta = object.metadata ?? {};
-  return meta.uid ?? `${object.kind ?? ''}/${meta.namespace ?? ''}/${meta.name ?? ''}`;
 }
 
 function stringField(object: K8sObject, key: string): string {

@@ -63,12 +63,13 @@ export async function loadRules(userDirs: readonly string[] = [], options: { bui
   for (const origin of origins) {
     const seenHere = new Map<string, string>();
     for (const file of await ruleFiles(origin.dir)) {
-      const { rule, issues } = loadRuleText(file, await readFile(file, 'utf8'), origin.builtin);
+      const text = await readFile(file, 'utf8');
+      const { rule, issues } = loadRuleText(file, text, origin.builtin);
       result.issues.push(...issues);
       if (!rule) continue;
       const twin = seenHere.get(rule.id);
       if (twin) {
-        result.issues.push({ file, line: lineOfKey(rule.id, 'id', file), reason: `duplicate id '${rule.id}' (also in ${twin})` });
+        result.issues.push({ file, line: lineOfPath(text, ['id']), reason: `duplicate id '${rule.id}' (also in ${twin})` });
         continue;
       }
       seenHere.set(rule.id, file);
@@ -160,7 +161,7 @@ export function loadRuleText(file: string, text: string, builtin: boolean): { ru
       const given = log.literal === undefined ? undefined : ([] as string[]).concat(log.literal);
       if (given && !log.ignoreCase) {
         for (const literal of given) {
-          if (!re.source.includes(literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) && !log.regex.includes(literal)) {
+          if (!log.regex.includes(literal) && !log.regex.includes(escapeRegExp(literal))) {
             at([...base, 'log', 'literal'], `literal '${literal}' does not occur in the regex`);
           }
         }
@@ -295,7 +296,7 @@ export function lineOfPath(text: string, path: readonly string[]): number {
   let line = 0;
   for (const key of path) {
     if (/^\d+$/.test(key)) continue;
-    const pattern = new RegExp(`^\\s*(- )?["']?${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}["']?\\s*:`);
+    const pattern = new RegExp(`^\\s*(- )?["']?${escapeRegExp(key)}["']?\\s*:`);
     for (let i = line; i < lines.length; i++) {
       if (pattern.test(lines[i]!)) {
         line = i;
@@ -306,12 +307,6 @@ export function lineOfPath(text: string, path: readonly string[]): number {
   return line + 1;
 }
 
-function lineOfKey(value: string, key: string, file: string): number {
-  try {
-    const text = readFileSync(file, 'utf8');
-    const index = text.split('\n').findIndex((l) => l.startsWith(`${key}:`) && l.includes(value));
-    return index + 1 || 1;
-  } catch {
-    return 1;
-  }
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -6,7 +6,7 @@ import { parseLogLine } from '../parsers/logline.js';
 import { clusterIdentity, type ClusterIdentity } from './cluster.js';
 import { analyzeHistory, type UpdateHistory } from './history.js';
 import { collectionTime, parseGatherTimestamps, type GatherTimestamps } from './collection-time.js';
-import { CvoLogFacts, type CvoBuild, type CvoMoment } from './cvo.js';
+import { CvoLogFacts, mayCarryCvoFact, type CvoBuild, type CvoMoment } from './cvo.js';
 
 const CVO_NAMESPACE = 'openshift-cluster-version';
 const CVO_CONTAINER = 'cluster-version-operator';
@@ -45,7 +45,7 @@ export class FactsCollector implements EntryConsumer {
   private readonly timestamps: GatherTimestamps[] = [];
   private timestampText = '';
   private readonly pods: CvoPod[] = [];
-  private current: { pod: CvoPod; facts: CvoLogFacts; lines: LineSplitter } | undefined;
+  private current: { pod: CvoPod; facts: CvoLogFacts; lines: LineSplitter; last?: { line: string; lineNo: number; fed: boolean } } | undefined;
   private layout: LayoutKind = 'unknown';
 
   constructor(private readonly maxLineBytes: number) {}
@@ -76,11 +76,15 @@ export class FactsCollector implements EntryConsumer {
     if (!this.current) {
       const pod: CvoPod = { file: entry.path, pod: entry.pod ?? entry.path, stream: entry.logStream ?? 'current', moments: [] };
       const facts = new CvoLogFacts();
+      // Only the first line, lines that can carry a fact and the last line (fed at the end)
+      // are parsed: the lifetime needs the first and last times, nothing else in between.
       const lines = new LineSplitter((line, lineNo) => {
-        const parsed = parseLogLine(line, lineNo);
-        facts.feed(parsed.text, parsed.time);
+        const fed = lineNo === 1 || mayCarryCvoFact(line);
+        if (fed) feedLine(facts, line, lineNo);
+        current.last = { line, lineNo, fed };
       }, this.maxLineBytes);
-      this.current = { pod, facts, lines };
+      const current: NonNullable<FactsCollector['current']> = { pod, facts, lines };
+      this.current = current;
     }
     this.current.lines.push(chunk);
   }
@@ -95,6 +99,8 @@ export class FactsCollector implements EntryConsumer {
     if (!this.current) return;
     const { pod, facts, lines } = this.current;
     lines.end();
+    const last = this.current.last;
+    if (last && !last.fed) feedLine(facts, last.line, last.lineNo);
     this.current = undefined;
     const summary = facts.summary();
     // A single log given alone counts only when it reads like a CVO log.
@@ -117,6 +123,11 @@ export class FactsCollector implements EntryConsumer {
       cvo: { pods: this.pods },
     };
   }
+}
+
+function feedLine(facts: CvoLogFacts, line: string, lineNo: number): void {
+  const parsed = parseLogLine(line, lineNo);
+  facts.feed(parsed.text, parsed.time);
 }
 
 /** CVO container logs, and a single log given alone (it may be a saved CVO log). */

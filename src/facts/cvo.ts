@@ -107,6 +107,11 @@ export function matchCvoMoment(line: string): Omit<CvoMoment, 'time'> | undefine
   return undefined;
 }
 
+/** Whether a line can carry a build or a moment: every pattern here holds one of these words. */
+export function mayCarryCvoFact(line: string): boolean {
+  return line.includes('ClusterVersionOperator') || /ayload|recondition|final sync/.test(line);
+}
+
 /** Accumulates CVO facts over the lines of one container log. */
 export class CvoLogFacts {
   build: CvoBuild | undefined;
@@ -135,9 +140,8 @@ export class CvoLogFacts {
       if (this.firstTime === undefined) this.firstTime = time;
       this.lastTime = time;
     }
-    // Cheap prefilter: every pattern below contains one of these words.
+    if (!mayCarryCvoFact(line)) return;
     if (this.build === undefined && line.includes('ClusterVersionOperator')) this.build = parseCvoBuild(line);
-    if (!/ayload|recondition|final sync/.test(line)) return;
     const moment = matchCvoMoment(line);
     if (!moment) return;
     if (moment.kind === 'final-sync-failed') this.finalSyncFailed = true;

@@ -4,11 +4,9 @@
  * malformed object yields `undefined` fields instead of a throw.
  */
 
-export type PlainObject = Record<string, unknown>;
+import { isPlainObject as isRecord, type PlainObject } from '../parsers/k8s.js';
 
-export function isRecord(value: unknown): value is PlainObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export { isRecord, type PlainObject };
 
 /** `obj[key]` when it is a plain object, else undefined. */
 export function recordAt(obj: unknown, key: string): PlainObject | undefined {

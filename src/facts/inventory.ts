@@ -1,6 +1,6 @@
 import type { EntryConsumer, Need } from '../ingest/consumer.js';
 import type { ClassifiedEntry } from '../layout/types.js';
-import type { K8sObject } from '../parsers/k8s.js';
+import { identityKey, type K8sObject } from '../parsers/k8s.js';
 
 /** What an archive holds: namespaces and objects by kind (each object once, however often it is written). */
 export interface Inventory {
@@ -22,7 +22,7 @@ export class InventoryCollector implements EntryConsumer {
   object(object: K8sObject): void {
     const kind = object.kind ?? '(no kind)';
     const meta = object.metadata ?? {};
-    const key = meta.uid ?? `${object.apiVersion ?? ''}/${kind}/${meta.namespace ?? ''}/${meta.name ?? ''}`;
+    const key = identityKey(object);
     if (this.seen.has(key)) return;
     this.seen.add(key);
     this.byKind.set(kind, (this.byKind.get(kind) ?? 0) + 1);

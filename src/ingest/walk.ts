@@ -5,6 +5,7 @@ import type { ClassifiedEntry } from '../layout/types.js';
 import { parseYamlItems } from '../parsers/yaml.js';
 import { parseJsonItems, parseJsonTextItems } from '../parsers/json.js';
 import { readAll } from '../sources/bytes.js';
+import { isSingleFile } from '../sources/open.js';
 import type { Entry, Source } from '../sources/types.js';
 import type { EntryConsumer, Need, WalkSummary } from './consumer.js';
 import { itemLines } from './item-lines.js';
@@ -28,7 +29,7 @@ export async function walk(source: Source, consumers: readonly EntryConsumer[], 
   const { problems } = options;
   const detector = new LayoutDetector();
   const summary: WalkSummary = { layout: 'unknown', entries: 0, files: 0, bytesRead: 0, byKind: {}, podLogs: 0, podLogBytes: 0, roots: [] };
-  const bare = source.container === 'file' || source.container === 'file.gz' || source.container === 'file.xz';
+  const bare = isSingleFile(source);
 
   for await (const entry of source.entries()) {
     // Directory entries are an artifact of the container (zip often has none): not counted.

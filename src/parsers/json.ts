@@ -100,11 +100,6 @@ export function* parseJsonTextItems(text: string, path: string, problems: Proble
   yield* expandDocument(value, 0, path, problems, 'JSON document');
 }
 
-/** Objects in a JSON text already in memory (see `parseJsonTextItems`). */
-export function* parseJsonTextObjects(text: string, path: string, problems: Problems, opts?: JsonOptions): Generator<K8sObject> {
-  for (const parsed of parseJsonTextItems(text, path, problems, opts)) yield parsed.object;
-}
-
 function toBuffer(chunk: Chunk): Buffer {
   if (Buffer.isBuffer(chunk)) return chunk;
   if (typeof chunk === 'string') return Buffer.from(chunk, 'utf8');

@@ -192,19 +192,13 @@ export function uidOf(o: K8sObject): string | undefined {
   return o.metadata?.uid;
 }
 
-export function labelsOf(o: K8sObject): Record<string, string> {
-  return o.metadata?.labels ?? {};
-}
-
-export function annotationsOf(o: K8sObject): Record<string, string> {
-  return o.metadata?.annotations ?? {};
-}
-
-/** `apps/v1` → `{ group: 'apps', version: 'v1' }`; `v1` → `{ group: '', version: 'v1' }`. */
-export function splitApiVersion(apiVersion: string): { group: string; version: string } {
-  const slash = apiVersion.lastIndexOf('/');
-  if (slash < 0) return { group: '', version: apiVersion };
-  return { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
+/**
+ * One key per object however often the archive writes it (a must-gather has both
+ * `clusteroperators.yaml` and `clusteroperators/<name>.yaml`): the uid, else its coordinates.
+ */
+export function identityKey(o: K8sObject): string {
+  const meta = o.metadata ?? {};
+  return meta.uid ?? `${o.apiVersion ?? ''}/${o.kind ?? ''}/${meta.namespace ?? ''}/${meta.name ?? ''}`;
 }
 
 /** API group from apiVersion: `''` for the core group, undefined when there is no apiVersion. */

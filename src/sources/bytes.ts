@@ -46,11 +46,6 @@ export async function readAll(body: AsyncIterable<Buffer>, max: number): Promise
   return Buffer.concat(chunks, length);
 }
 
-/** Reads and discards a body (to move a sequential archive past it). */
-export async function drain(body: AsyncIterable<Buffer>): Promise<void> {
-  for await (const chunk of body) void chunk;
-}
-
 /** The body of an entry that has none (directory, link, device). */
 // eslint-disable-next-line require-yield
 export async function* emptyBody(): AsyncGenerator<Buffer> {}

@@ -99,6 +99,11 @@ async function* one(entry: Entry): AsyncGenerator<Entry> {
   yield entry;
 }
 
+/** A single (possibly compressed) file given alone, not a tree or an archive. */
+export function isSingleFile(source: Source): boolean {
+  return source.container === 'file' || source.container === 'file.gz' || source.container === 'file.xz';
+}
+
 function guarded(
   input: string,
   container: ContainerKind,
