@@ -4,6 +4,7 @@ import { isSingleFile, openInput } from '../sources/open.js';
 import type { Source } from '../sources/types.js';
 import { walk } from '../ingest/walk.js';
 import type { EntryConsumer, WalkSummary } from '../ingest/consumer.js';
+import type { WalkProgress } from '../ingest/walk.js';
 import { FactsCollector, type Facts } from '../facts/collector.js';
 import { InventoryCollector, type Inventory } from '../facts/inventory.js';
 import { RuleEngine, type EngineResult } from '../engine/engine.js';
@@ -26,7 +27,7 @@ export interface AnalyzeOptions {
   limits: Limits;
   rules?: readonly Rule[];
   inventory?: boolean;
-  onProgress?: (bytesRead: number) => void;
+  onProgress?: (progress: WalkProgress) => void;
 }
 
 /** The whole pipeline for one input: source → layout → parsers → facts and rules, in one pass. */

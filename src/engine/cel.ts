@@ -34,12 +34,29 @@ export function compileCel(expression: string): CelProgram {
   }
   return (bindings) => {
     try {
-      const result = program(toCelInput(bindings) as Record<string, CelInput>);
+      const result = program(celBindings(bindings));
       return !isCelError(result) && result === true;
     } catch {
       return false;
     }
   };
+}
+
+/** Converted values of bound objects: several signals' programs see the same object. */
+const converted = new WeakMap<object, unknown>();
+
+function celBindings(bindings: Record<string, unknown>): Record<string, CelInput> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(bindings)) {
+    if (value === null || typeof value !== 'object') {
+      out[name] = toCelInput(value);
+      continue;
+    }
+    let input = converted.get(value);
+    if (input === undefined) converted.set(value, (input = toCelInput(value)));
+    out[name] = input;
+  }
+  return out as Record<string, CelInput>;
 }
 
 /**

@@ -47,18 +47,26 @@ export class LogScanner {
   }
 
   push(chunk: Buffer): void {
-    let buffer = chunk;
+    let start = 0;
     if (this.carry) {
-      buffer = Buffer.concat([this.carry, chunk]);
+      // Only the line that straddles the chunk boundary is copied, never the whole chunk.
+      const newline = chunk.indexOf(10);
+      if (newline < 0) {
+        this.keep(Buffer.concat([this.carry, chunk]));
+        return;
+      }
+      const line = Buffer.concat([this.carry, chunk.subarray(0, newline + 1)]);
       this.carry = undefined;
+      this.scan(line, line.length);
+      start = newline + 1;
     }
-    const lastNewline = buffer.lastIndexOf(10);
-    if (lastNewline < 0) {
-      this.keep(buffer);
+    const lastNewline = chunk.lastIndexOf(10);
+    if (lastNewline < start) {
+      if (start < chunk.length) this.keep(chunk.subarray(start));
       return;
     }
-    this.scan(buffer, lastNewline + 1);
-    if (lastNewline + 1 < buffer.length) this.keep(buffer.subarray(lastNewline + 1));
+    this.scan(chunk.subarray(start, lastNewline + 1), lastNewline + 1 - start);
+    if (lastNewline + 1 < chunk.length) this.keep(chunk.subarray(lastNewline + 1));
   }
 
   end(): void {

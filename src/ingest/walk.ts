@@ -6,7 +6,7 @@ import { parseYamlItems } from '../parsers/yaml.js';
 import { parseJsonItems, parseJsonTextItems } from '../parsers/json.js';
 import { readAll } from '../sources/bytes.js';
 import { isSingleFile } from '../sources/open.js';
-import type { Entry, Source } from '../sources/types.js';
+import type { Entry, InputPosition, Source } from '../sources/types.js';
 import type { EntryConsumer, Need, WalkSummary } from './consumer.js';
 import { itemLines } from './item-lines.js';
 
@@ -16,8 +16,15 @@ const MAX_YAML_BYTES = 256 * 1024 * 1024;
 export interface WalkOptions {
   problems: Problems;
   limits: Limits;
-  /** Called with bytes read so far, for a progress display. */
-  onProgress?: (bytesRead: number) => void;
+  /** Called now and then with how far the walk got, for a progress display. */
+  onProgress?: (progress: WalkProgress) => void;
+}
+
+export interface WalkProgress {
+  /** Bytes of entries read (decompressed). */
+  bytesRead: number;
+  /** Position in the input file, when the input is one file (an archive). */
+  input?: InputPosition | undefined;
 }
 
 /**
@@ -30,6 +37,7 @@ export async function walk(source: Source, consumers: readonly EntryConsumer[], 
   const detector = new LayoutDetector();
   const summary: WalkSummary = { layout: 'unknown', entries: 0, files: 0, bytesRead: 0, byKind: {}, podLogs: 0, podLogBytes: 0, roots: [] };
   const bare = isSingleFile(source);
+  const coveredByList = new Set<string>();
 
   for await (const entry of source.entries()) {
     // Directory entries are an artifact of the container (zip often has none): not counted.
@@ -38,6 +46,7 @@ export async function walk(source: Source, consumers: readonly EntryConsumer[], 
       continue;
     }
     summary.entries++;
+    options.onProgress?.({ bytesRead: summary.bytesRead, input: source.position?.() });
     const classified = detector.add(entry.path);
     if (bare && classified.kind === 'other') classified.kind = 'pod-log';
     if (entry.type !== 'file') {
@@ -51,21 +60,26 @@ export async function walk(source: Source, consumers: readonly EntryConsumer[], 
     const needs = consumers.map((consumer) => consumer.need(classified));
     const wantObjects = needs.some((need) => need?.objects) && classified.format !== 'text';
     const wantText = needs.some((need) => need?.text);
-    if (!wantObjects && !wantText) {
+    // must-gather writes each object of a listed resource twice: in the List and in its own file.
+    const duplicate = !wantText && classified.kind !== 'list' && coveredByList.has(listKey(classified));
+    if ((!wantObjects && !wantText) || duplicate) {
       if (classified.kind === 'pod-log') countPodLog(summary, entry.size);
       continue;
     }
     let bytes = 0;
+    const problemsBefore = problems.items.length + problems.dropped;
     try {
       bytes = wantObjects
         ? await readObjects(entry, classified, consumers, needs, options)
-        : await readText(entry, classified, consumers, needs, options, summary.bytesRead);
+        : await readText(entry, classified, consumers, needs, (read) => options.onProgress?.({ bytesRead: summary.bytesRead + read, input: source.position?.() }));
     } catch (err) {
       problems.error(entry.path, `read failed: ${describeError(err)}`);
     }
+    if (wantObjects && classified.kind === 'list' && problems.items.length + problems.dropped === problemsBefore) {
+      coveredByList.add(listKey(classified));
+    }
     summary.bytesRead += bytes;
     if (classified.kind === 'pod-log') countPodLog(summary, bytes);
-    options.onProgress?.(summary.bytesRead);
   }
 
   const report = detector.report();
@@ -73,6 +87,11 @@ export async function walk(source: Source, consumers: readonly EntryConsumer[], 
   summary.roots = report.roots.map((root) => root.path);
   for (const consumer of consumers) consumer.end?.(summary);
   return summary;
+}
+
+/** Objects of one resource in one namespace (or cluster-wide) of one gather root. */
+function listKey(entry: ClassifiedEntry): string {
+  return `${entry.root ?? ''}\0${entry.namespace ?? ''}\0${entry.group ?? ''}\0${entry.resource ?? ''}`;
 }
 
 function countPodLog(summary: WalkSummary, bytes: number | undefined): void {
@@ -85,8 +104,7 @@ async function readText(
   classified: ClassifiedEntry,
   consumers: readonly EntryConsumer[],
   needs: readonly (Need | undefined)[],
-  options: WalkOptions,
-  before: number,
+  onRead: (bytes: number) => void,
 ): Promise<number> {
   const readers = consumers.filter((_, i) => needs[i]?.text);
   let bytes = 0;
@@ -94,7 +112,7 @@ async function readText(
     for await (const chunk of entry.body()) {
       bytes += chunk.length;
       for (const reader of readers) reader.text?.(chunk, classified);
-      if (options.onProgress && bytes % (16 * 1024 * 1024) < chunk.length) options.onProgress(before + bytes);
+      if (bytes % (16 * 1024 * 1024) < chunk.length) onRead(bytes);
     }
   } finally {
     for (const reader of readers) reader.endText?.(classified);

@@ -2,7 +2,8 @@
  * YAML files of Kubernetes objects: one object, a `kind: *List`, or several `---` documents.
  *
  * Each document is loaded on its own (split at `---` markers, which YAML forbids inside
- * content), so one broken document costs only itself. js-yaml runs with the JSON schema
+ * content), so one broken document costs only itself. The block style Kubernetes clients
+ * write is read by the fast `parseBlockYaml`; anything else falls back to js-yaml, which runs with the JSON schema
  * (timestamps, `on`, `yes` stay strings), a nesting limit, and after loading a document that
  * uses aliases, a check that the aliases do not blow it up (billion laughs: js-yaml shares
  * aliased nodes, so loading is cheap but any later walk of the result is not).
@@ -10,6 +11,7 @@
 import yaml from 'js-yaml';
 import { describeError, type Problems } from '../core/problems.js';
 import { expandDocument, type K8sObject, type ParsedObject } from './k8s.js';
+import { parseBlockYaml, OUTSIDE_SUBSET } from './yaml-block.js';
 
 export interface YamlOptions {
   /** Deepest nesting of collections accepted (default 256; real CRDs reach about 40). */
@@ -98,8 +100,7 @@ export function* parseYamlItems(text: string, path: string, problems: Problems, 
     const index = doc++;
     let value: unknown;
     try {
-      const loadOpts: LoadOptionsExt = { schema: yaml.JSON_SCHEMA, json: true, maxDepth, filename: path };
-      value = yaml.load(body, loadOpts);
+      value = loadDocument(body, path, maxDepth);
     } catch (err) {
       lineAt += countLines(text, lineCursor, bodyStart);
       lineCursor = bodyStart;
@@ -117,6 +118,14 @@ export function* parseYamlItems(text: string, path: string, problems: Problems, 
     }
     yield* expandDocument(value, index, path, problems, 'YAML document');
   }
+}
+
+/** The fast block reader first; js-yaml for everything else (and to word the error). */
+function loadDocument(body: string, path: string, maxDepth: number): unknown {
+  const value = parseBlockYaml(body, maxDepth);
+  if (value !== OUTSIDE_SUBSET) return value;
+  const loadOpts: LoadOptionsExt = { schema: yaml.JSON_SCHEMA, json: true, maxDepth, filename: path };
+  return yaml.load(body, loadOpts);
 }
 
 /** Objects in a YAML text, Lists expanded (see `parseYamlItems`). */

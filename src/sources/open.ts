@@ -8,7 +8,7 @@ import { decompress, type Compression } from './decompress.js';
 import { tarEntries } from './tar.js';
 import { zipEntries } from './zip.js';
 import { directoryEntries } from './directory.js';
-import type { ContainerKind, Entry, Source, SourceOptions } from './types.js';
+import type { ContainerKind, Entry, InputPosition, Source, SourceOptions } from './types.js';
 
 const READ_CHUNK = 256 * 1024;
 const COMPRESSION_SUFFIX = /\.(gz|xz)$/;
@@ -34,18 +34,27 @@ export async function openInput(input: string, options: SourceOptions): Promise<
   if (!info.isFile()) throw new InputError(`${input} is neither a file nor a directory`);
 
   const magic = detectMagic(await readHead(input));
-  const fileBody = (): AsyncIterable<Buffer> => createReadStream(input, { highWaterMark: READ_CHUNK });
+  let read = 0;
+  /** The file's bytes; the last body opened is the one the position follows. */
+  async function* fileBody(): AsyncGenerator<Buffer> {
+    read = 0;
+    for await (const chunk of createReadStream(input, { highWaterMark: READ_CHUNK }) as AsyncIterable<Buffer>) {
+      read += chunk.length;
+      yield chunk;
+    }
+  }
+  const position = (): InputPosition => ({ read, total: info.size });
   switch (magic) {
     case 'zip':
       return guarded(input, 'zip', () => zipEntries({ path: input }), options);
     case 'tar':
-      return guarded(input, 'tar', () => tarEntries(fileBody()), options);
+      return guarded(input, 'tar', () => tarEntries(fileBody()), options, true, position);
     case 'gzip':
     case 'xz': {
       const inner = await innerMagic(fileBody(), magic, options);
       if (inner === 'tar') {
         const container: ContainerKind = magic === 'gzip' ? 'tar.gz' : 'tar.xz';
-        return guarded(input, container, () => tarEntries(decompress(fileBody(), magic, options.limits)), options);
+        return guarded(input, container, () => tarEntries(decompress(fileBody(), magic, options.limits)), options, true, position);
       }
       const container: ContainerKind = magic === 'gzip' ? 'file.gz' : 'file.xz';
       const single: Entry = {
@@ -55,7 +64,7 @@ export async function openInput(input: string, options: SourceOptions): Promise<
         decompressed: magic,
         body: () => decompress(fileBody(), magic, options.limits, options.limits.maxEntryBytes),
       };
-      return guarded(input, container, () => one(single), options, false);
+      return guarded(input, container, () => one(single), options, false, position);
     }
     case 'bzip2':
     case 'zstd':
@@ -67,6 +76,7 @@ export async function openInput(input: string, options: SourceOptions): Promise<
         () => one({ path: basename(input), type: 'file', size: info.size, body: fileBody }),
         options,
         false,
+        position,
       );
   }
 }
@@ -110,10 +120,12 @@ function guarded(
   entries: () => AsyncIterable<Entry>,
   options: SourceOptions,
   expand = true,
+  position?: () => InputPosition,
 ): Source {
   return {
     input,
     container,
+    position,
     entries: () => enforceLimits(expand ? expandNested(entries(), options) : entries(), options),
   };
 }

@@ -37,4 +37,11 @@ export interface Source {
   readonly input: string;
   readonly container: ContainerKind;
   entries(): AsyncIterable<Entry>;
+  /** Bytes of the input file read so far and its size (archives and single files only). */
+  readonly position?: (() => InputPosition) | undefined;
+}
+
+export interface InputPosition {
+  read: number;
+  total: number;
 }

@@ -1,0 +1,410 @@
+/**
+ * A fast reader for the YAML that Kubernetes clients write (`oc get -o yaml`, must-gather):
+ * go-yaml's block style — mappings, `- ` sequences, plain, quoted and `|` scalars, empty `[]`
+ * and `{}`, long scalars wrapped onto indented lines. It is about ten times faster than a
+ * general YAML parser, which matters because must-gathers hold hundreds of MB of it.
+ *
+ * It gives up (returns `OUTSIDE_SUBSET`) on anything else — anchors, aliases, tags, flow
+ * collections, folded scalars, tabs, CR line ends, anything malformed — and the caller then
+ * parses the document with js-yaml, which also words the error. Scalars resolve exactly as
+ * js-yaml's JSON schema does (its own type resolvers are used).
+ */
+import yaml from 'js-yaml';
+
+export const OUTSIDE_SUBSET: unique symbol = Symbol('outside the block-YAML subset');
+
+class OutsideSubset extends Error {}
+
+/** js-yaml 4 exports its scalar types; the bundled typings do not declare them. */
+const { types } = yaml as unknown as { types: Record<'null' | 'bool' | 'int' | 'float', yaml.Type> };
+/** The JSON schema's implicit scalar types, in js-yaml's order. */
+const IMPLICIT_TYPES = [types.null, types.bool, types.int, types.float];
+/** First characters a plain scalar may not start with (YAML indicators this reader does not handle). */
+const INDICATORS = new Set(['?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '%', '@', '`']);
+const SPACE = 32;
+const NEWLINE = 10;
+
+/**
+ * Parses one YAML document (without its `---` line, or with a bare one), or says it cannot;
+ * collections nested deeper than `maxDepth` are left to js-yaml's own limit.
+ */
+export function parseBlockYaml(text: string, maxDepth: number): unknown {
+  if (text.includes('\r') || text.includes('\t') || text.charCodeAt(0) === 0xfeff) return OUTSIDE_SUBSET;
+  try {
+    return new BlockReader(text, maxDepth).document();
+  } catch (err) {
+    if (err instanceof OutsideSubset || err instanceof RangeError) return OUTSIDE_SUBSET;
+    throw err;
+  }
+}
+
+class BlockReader {
+  /** Start of the current line. */
+  private pos = 0;
+  /** End of the current line (index of its newline, or the text length). */
+  private end = 0;
+  /** Column where the current line's content starts (after indentation or a consumed `- `). */
+  private col = 0;
+  private depth = 0;
+
+  constructor(
+    private readonly text: string,
+    private readonly maxDepth: number,
+  ) {
+    this.setLine(0);
+  }
+
+  document(): unknown {
+    if (this.text.startsWith('---')) {
+      if (this.text.slice(3, this.end).trim() !== '') fail();
+      this.nextLine();
+    }
+    if (!this.skipBlank()) return null;
+    const value = this.node(this.col);
+    if (this.skipBlank()) fail();
+    return value;
+  }
+
+  private setLine(pos: number): void {
+    this.pos = pos;
+    const newline = this.text.indexOf('\n', pos);
+    this.end = newline < 0 ? this.text.length : newline;
+    let col = pos;
+    while (col < this.end && this.text.charCodeAt(col) === SPACE) col++;
+    this.col = col - pos;
+  }
+
+  private nextLine(): boolean {
+    if (this.end >= this.text.length) {
+      this.pos = this.end = this.text.length;
+      this.col = 0;
+      return false;
+    }
+    this.setLine(this.end + 1);
+    return true;
+  }
+
+  private atEnd(): boolean {
+    return this.pos >= this.text.length;
+  }
+
+  /** Moves to the next line with content (skipping blank and comment lines); false at the end. */
+  private skipBlank(): boolean {
+    for (;;) {
+      if (this.atEnd()) return false;
+      const first = this.pos + this.col;
+      if (first < this.end && this.text.charCodeAt(first) !== 35 /* # */) return true;
+      if (!this.nextLine()) return false;
+    }
+  }
+
+  private content(): string {
+    return this.text.slice(this.pos + this.col, this.end);
+  }
+
+  private node(indent: number): unknown {
+    if (++this.depth > this.maxDepth) fail();
+    const line = this.content();
+    const value = isSequenceEntry(line) ? this.sequence(indent) : this.mapping(indent);
+    this.depth--;
+    return value;
+  }
+
+  private sequence(indent: number): unknown[] {
+    const items: unknown[] = [];
+    while (this.skipBlank() && this.col === indent && isSequenceEntry(this.content())) {
+      const rest = this.content().slice(1);
+      const spaces = rest.length - rest.trimStart().length;
+      if (rest.trim() === '' || rest.trimStart().startsWith('#')) {
+        this.nextLine();
+        items.push(this.blockValue(indent, false));
+        continue;
+      }
+      const itemCol = indent + 1 + spaces;
+      const body = rest.slice(spaces);
+      if (isSequenceEntry(body)) fail();
+      if (entryKeyEnd(body) >= 0) {
+        this.col = itemCol;
+        if (++this.depth > this.maxDepth) fail();
+        items.push(this.mapping(itemCol));
+        this.depth--;
+      } else {
+        items.push(this.inlineValue(body, indent, itemCol));
+      }
+    }
+    if (!this.atEnd() && this.col > indent && this.skipBlank()) fail();
+    return items;
+  }
+
+  private mapping(indent: number): Record<string, unknown> {
+    const object: Record<string, unknown> = {};
+    while (this.skipBlank() && this.col >= indent) {
+      if (this.col > indent) fail();
+      const line = this.content();
+      const keyEnd = entryKeyEnd(line);
+      if (keyEnd < 0) fail();
+      const key = keyText(line.slice(0, keyEnd));
+      const rest = line.slice(keyEnd + 1).trimStart();
+      let value: unknown;
+      if (rest === '' || rest.startsWith('#')) {
+        this.nextLine();
+        value = this.blockValue(indent, true);
+      } else {
+        value = this.inlineValue(rest, indent, this.col + line.length - rest.length);
+      }
+      setProperty(object, key, value);
+    }
+    return object;
+  }
+
+  /** A value on the lines after `key:` or `-`: a nested block, or null. */
+  private blockValue(parentIndent: number, sequenceMayShareIndent: boolean): unknown {
+    if (!this.skipBlank()) return null;
+    if (this.col > parentIndent) return this.node(this.col);
+    if (sequenceMayShareIndent && this.col === parentIndent && isSequenceEntry(this.content())) return this.sequence(parentIndent);
+    return null;
+  }
+
+  /** A value starting on the current line at column `column`; `parentIndent` bounds continuation lines. */
+  private inlineValue(text: string, parentIndent: number, column: number): unknown {
+    const first = text[0]!;
+    if (first === '"' || first === "'") return this.quoted(first, column);
+    if (first === '|') return this.literal(text, parentIndent);
+    if (text === '[]' || text === '{}' || text.startsWith('[] #') || text.startsWith('{} #')) {
+      this.nextLine();
+      return text[0] === '[' ? [] : {};
+    }
+    if (INDICATORS.has(first) || text.startsWith('- ') || text === '-') fail();
+    return this.plain(text, parentIndent);
+  }
+
+  private plain(firstLine: string, parentIndent: number): unknown {
+    let value = stripComment(firstLine);
+    checkPlain(value);
+    this.nextLine();
+    let breaks = 0;
+    while (!this.atEnd()) {
+      const lineText = this.content();
+      if (lineText === '') {
+        breaks++;
+        if (!this.nextLine()) break;
+        continue;
+      }
+      if (this.col <= parentIndent) break;
+      if (lineText.startsWith('#')) fail();
+      const part = stripComment(lineText);
+      checkPlain(part);
+      value += breaks > 0 ? '\n'.repeat(breaks) : ' ';
+      value += part;
+      breaks = 0;
+      this.nextLine();
+    }
+    return resolvePlain(value);
+  }
+
+  /** A single- or double-quoted scalar, possibly wrapped over several lines. */
+  private quoted(quote: string, column: number): string {
+    const text = this.text;
+    let i = this.pos + column + 1;
+    let out = '';
+    let chunkStart = i;
+    for (;;) {
+      if (i >= text.length) fail();
+      const c = text.charCodeAt(i);
+      if (quote === "'" && c === 39) {
+        if (text.charCodeAt(i + 1) === 39) {
+          out += text.slice(chunkStart, i + 1);
+          i += 2;
+          chunkStart = i;
+          continue;
+        }
+        out += text.slice(chunkStart, i);
+        break;
+      }
+      if (quote === '"' && c === 34) {
+        out += text.slice(chunkStart, i);
+        break;
+      }
+      if (quote === '"' && c === 92 /* \ */) {
+        out += text.slice(chunkStart, i);
+        const next = text[i + 1];
+        if (next === '\n') {
+          // Escaped line break: join without a space, dropping the next line's indentation.
+          i += 2;
+          while (text.charCodeAt(i) === SPACE) i++;
+          chunkStart = i;
+          continue;
+        }
+        const [decoded, length] = unescape(text, i + 1);
+        out += decoded;
+        i += 1 + length;
+        chunkStart = i;
+        continue;
+      }
+      if (c === NEWLINE) {
+        out = (out + text.slice(chunkStart, i)).replace(/ +$/, '');
+        let breaks = 0;
+        i++;
+        for (;;) {
+          while (text.charCodeAt(i) === SPACE) i++;
+          if (text.charCodeAt(i) !== NEWLINE) break;
+          breaks++;
+          i++;
+        }
+        out += breaks > 0 ? '\n'.repeat(breaks) : ' ';
+        chunkStart = i;
+        continue;
+      }
+      i++;
+    }
+    // After the closing quote: only spaces and a comment may follow on that line.
+    const closing = i;
+    const lineEnd = text.indexOf('\n', closing);
+    const tail = text.slice(closing + 1, lineEnd < 0 ? text.length : lineEnd).trim();
+    if (tail !== '' && !tail.startsWith('#')) fail();
+    this.setLine(text.lastIndexOf('\n', closing) + 1);
+    this.nextLine();
+    return out;
+  }
+
+  /** `|`, `|-` or `|+` literal block scalar. */
+  private literal(header: string, parentIndent: number): string {
+    const indicator = stripComment(header);
+    if (indicator !== '|' && indicator !== '|-' && indicator !== '|+') fail();
+    const chomp = indicator[1];
+    this.nextLine();
+    const lines: string[] = [];
+    let contentIndent = -1;
+    while (!this.atEnd()) {
+      const lineLength = this.end - this.pos;
+      const blank = this.col === lineLength;
+      if (contentIndent < 0) {
+        if (blank) {
+          if (this.col > parentIndent + 1) fail(); // leading blank lines longer than the indentation: leave to js-yaml
+          lines.push('');
+          if (!this.nextLine()) break;
+          continue;
+        }
+        if (this.col <= parentIndent) break;
+        contentIndent = this.col;
+      }
+      if (blank) lines.push(this.text.slice(this.pos + Math.min(contentIndent, lineLength), this.end));
+      else if (this.col < contentIndent) break;
+      else lines.push(this.text.slice(this.pos + contentIndent, this.end));
+      if (!this.nextLine()) break;
+    }
+    let last = lines.length;
+    while (last > 0 && lines[last - 1] === '') last--;
+    const body = lines.slice(0, last).join('\n');
+    if (chomp === '-') return body;
+    if (chomp === '+') return body + '\n'.repeat(lines.length - last + (last > 0 ? 1 : 0));
+    return last > 0 ? body + '\n' : '';
+  }
+}
+
+function fail(): never {
+  throw new OutsideSubset();
+}
+
+function isSequenceEntry(line: string): boolean {
+  return line.charCodeAt(0) === 45 /* - */ && (line.length === 1 || line.charCodeAt(1) === SPACE);
+}
+
+/** Index of the `:` that ends a mapping key on this line, or -1 when the line is no entry. */
+function entryKeyEnd(line: string): number {
+  const first = line[0];
+  if (first === '"' || first === "'") {
+    let i = 1;
+    for (;;) {
+      const close = line.indexOf(first, i);
+      if (close < 0) fail();
+      if (first === "'" && line[close + 1] === "'") {
+        i = close + 2;
+        continue;
+      }
+      if (first === '"' && isEscaped(line, close)) {
+        i = close + 1;
+        continue;
+      }
+      return line[close + 1] === ':' && (close + 2 === line.length || line[close + 2] === ' ') ? close + 1 : -1;
+    }
+  }
+  const colon = line.indexOf(': ');
+  const end = colon >= 0 ? colon : line.endsWith(':') ? line.length - 1 : -1;
+  if (end <= 0) return -1;
+  if (INDICATORS.has(first!) || line.slice(0, end).includes(' #')) fail();
+  return end;
+}
+
+function isEscaped(line: string, at: number): boolean {
+  let slashes = 0;
+  for (let i = at - 1; i >= 0 && line[i] === '\\'; i--) slashes++;
+  return slashes % 2 === 1;
+}
+
+function keyText(raw: string): string {
+  const first = raw[0];
+  if (first === "'") return raw.slice(1, -1).replaceAll("''", "'");
+  if (first === '"') return unescapeAll(raw.slice(1, -1));
+  return String(resolvePlain(raw.trimEnd()));
+}
+
+/** Plain-scalar text may not hold a `: ` or end in `:` (js-yaml reads those as a broken mapping). */
+function checkPlain(text: string): void {
+  if (text.includes(': ') || text.endsWith(':')) fail();
+}
+
+function stripComment(text: string): string {
+  const hash = text.indexOf(' #');
+  return (hash >= 0 ? text.slice(0, hash) : text).trimEnd();
+}
+
+function resolvePlain(text: string): unknown {
+  const c = text.charCodeAt(0);
+  // Only these first characters can start a null, bool, int or float (JSON schema).
+  const candidate = text === '' || c === 126 /* ~ */ || c === 43 || c === 45 || c === 46 || (c >= 48 && c <= 57) || 'nNtTfF'.includes(text[0]!);
+  if (candidate) {
+    for (const type of IMPLICIT_TYPES) if (type.resolve(text)) return type.construct(text);
+  }
+  return text;
+}
+
+/** Sets a key as js-yaml does: later duplicates win, `__proto__` is an own property. */
+function setProperty(object: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+  else object[key] = value;
+}
+
+const SIMPLE_ESCAPES: Record<string, string> = {
+  '0': '\0', a: '\x07', b: '\b', t: '\t', n: '\n', v: '\v', f: '\f', r: '\r', e: '\x1b',
+  ' ': ' ', '"': '"', '/': '/', '\\': '\\', N: '\x85', _: '\xa0', L: '\u2028', P: '\u2029',
+};
+const HEX_LENGTH: Record<string, number> = { x: 2, u: 4, U: 8 };
+
+/** Decodes the escape after a backslash at `at`: the text and how many characters it used. */
+function unescape(text: string, at: number): [string, number] {
+  const c = text[at] ?? fail();
+  const simple = SIMPLE_ESCAPES[c];
+  if (simple !== undefined) return [simple, 1];
+  const length = HEX_LENGTH[c];
+  if (length === undefined) fail();
+  const hex = text.slice(at + 1, at + 1 + length);
+  if (!/^[0-9a-fA-F]+$/.test(hex) || hex.length !== length) fail();
+  const code = parseInt(hex, 16);
+  if (code > 0x10ffff) fail();
+  return [String.fromCodePoint(code), 1 + length];
+}
+
+function unescapeAll(text: string): string {
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] !== '\\') {
+      out += text[i];
+      continue;
+    }
+    const [decoded, length] = unescape(text, i + 1);
+    out += decoded;
+    i += length;
+  }
+  return out;
+}

@@ -1,0 +1,14 @@
+import { describe, expect, it } from 'vitest';
+import { progressLine } from '../../src/cli/progress.js';
+
+describe('progressLine', () => {
+  it('shows the share of an archive done, its rate and the time left', () => {
+    expect(progressLine({ bytesRead: 400 * 1024 * 1024, input: { read: 25 * 1024 * 1024, total: 100 * 1024 * 1024 } }, 5)).toBe(
+      '25 % of 100 MiB, 5 MiB/s, about 15 s left',
+    );
+  });
+
+  it('shows bytes read and rate for a folder, whose total is unknown', () => {
+    expect(progressLine({ bytesRead: 30 * 1024 * 1024 }, 3)).toBe('30 MiB read, 10 MiB/s');
+  });
+});

@@ -1,0 +1,135 @@
+import { readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import yaml from 'js-yaml';
+import fg from 'fast-glob';
+import { OUTSIDE_SUBSET, parseBlockYaml } from '../../src/parsers/yaml-block.js';
+import { openInput } from '../../src/sources/open.js';
+import { readAll } from '../../src/sources/bytes.js';
+import { DEFAULT_LIMITS } from '../../src/core/limits.js';
+import { Problems } from '../../src/core/problems.js';
+
+const jsYaml = (text: string): unknown => yaml.load(text, { schema: yaml.JSON_SCHEMA, json: true });
+const fast = (text: string): unknown => parseBlockYaml(text, 256);
+
+describe('parseBlockYaml', () => {
+  it('reads the block style Kubernetes clients write, as js-yaml does', () => {
+    const text = [
+      'apiVersion: v1',
+      'items:',
+      '- apiVersion: v1',
+      '  count: 3',
+      '  eventTime: null',
+      '  firstTimestamp: "2021-08-03T09:36:24Z"',
+      "  message: 'Failed to update endpoint openshift-kube-apiserver/apiserver: Operation",
+      '    cannot be fulfilled on endpoints "apiserver": the object has been modified; please',
+      "    apply your changes, it''s fine'",
+      '  plain: a long plain scalar that go-yaml',
+      '    wrapped onto a second line',
+      '  script: |',
+      '    #!/bin/sh',
+      '    echo "a: b"',
+      '',
+      '    exit 0',
+      '  kept: |+',
+      '    x',
+      '',
+      '  stripped: |-',
+      '    y',
+      '  escaped: "tab\\there \\u00e9 \\"quoted\\" \\',
+      '    joined"',
+      '  labels: {}',
+      '  finalizers: []',
+      '  ready: true',
+      '  ratio: 0.5',
+      '  octalish: 0755',
+      '  on: yes',
+      '  "quoted key": 1',
+      '  containers:',
+      '  - name: a',
+      '    ports:',
+      '    - containerPort: 8080 # a comment',
+      '      protocol: TCP',
+      '  - name: b',
+      '- kind: Event',
+      'kind: List',
+    ].join('\n');
+    const parsed = fast(text);
+    expect(parsed).not.toBe(OUTSIDE_SUBSET);
+    expect(parsed).toEqual(jsYaml(text));
+    expect((parsed as { items: { message: string }[] }).items[0]!.message).toContain("modified; please apply your changes, it's fine");
+  });
+
+  it.each([
+    ['an anchor and alias', 'a: &x 1\nb: *x\n'],
+    ['a tag', 'a: !!str 1\n'],
+    ['a flow collection', 'a: [1, 2]\n'],
+    ['a folded scalar', 'a: >\n  x\n'],
+    ['tabs', 'a:\n\tb: 1\n'],
+    ['CRLF line ends', 'a: 1\r\nb: 2\r\n'],
+    ['broken indentation', 'a:\n  b: 1\n c: 2\n'],
+    ['a plain scalar holding ": "', 'a: b: c\n'],
+    ['a bare scalar document', 'just text\n'],
+    ['an unterminated quote', 'a: "open\n'],
+  ])('leaves %s to js-yaml', (_name, text) => {
+    expect(fast(text)).toBe(OUTSIDE_SUBSET);
+  });
+
+  it('gives up past the nesting limit instead of recursing', () => {
+    const deep = Array.from({ length: 300 }, (_, i) => `${'  '.repeat(i)}k${i}:`).join('\n') + ' 1\n';
+    expect(fast(deep)).toBe(OUTSIDE_SUBSET);
+  });
+
+  it('keeps __proto__ as data', () => {
+    const parsed = fast('__proto__:\n  polluted: true\n') as Record<string, unknown>;
+    expect(Object.getPrototypeOf(parsed)).toBe(Object.prototype);
+    expect(Object.keys(parsed)).toEqual(['__proto__']);
+  });
+
+  it('agrees with js-yaml on whatever js-yaml writes in block style', () => {
+    const scalar = fc.oneof(fc.string(), fc.integer(), fc.double({ noNaN: true }), fc.boolean(), fc.constant(null), fc.constantFrom('true', '0x1F', '1e3', '~', 'null', '- x', 'a: b', '#c', ' lead', 'trail ', 'multi\nline\n', ''));
+    const tree = fc.letrec((tie) => ({
+      node: fc.oneof({ depthSize: 'small' }, scalar, fc.array(tie('node'), { maxLength: 4 }), fc.dictionary(fc.string({ minLength: 1 }), tie('node'), { maxKeys: 4 })),
+    })).node;
+    fc.assert(
+      fc.property(fc.dictionary(fc.string({ minLength: 1 }), tree, { minKeys: 1, maxKeys: 5 }), fc.integer({ min: 20, max: 120 }), (doc, lineWidth) => {
+        const text = yaml.dump(doc, { schema: yaml.JSON_SCHEMA, lineWidth, noRefs: true });
+        const parsed = fast(text);
+        return parsed === OUTSIDE_SUBSET || isDeepStrictEqual(parsed, jsYaml(text));
+      }),
+      { numRuns: 2000, seed: 20261121 },
+    );
+  });
+
+  it('reads every YAML document of the trimmed real must-gather as js-yaml does', () => {
+    expectSameAsJsYaml(fg.sync('**/*.yaml', { cwd: 'test/fixtures/mg-mini', absolute: true }).map((file) => readFileSync(file, 'utf8')));
+  });
+
+  const realArchive = join('..', 'shared', 'samples-real', 'must-gather-aws.tar.xz');
+  it.skipIf(!existsSync(realArchive))('reads every YAML file of the real aws must-gather as js-yaml does, nearly all without falling back', async () => {
+    const source = await openInput(realArchive, { limits: DEFAULT_LIMITS, problems: new Problems() });
+    const texts: string[] = [];
+    for await (const entry of source.entries()) {
+      if (entry.type === 'file' && entry.path.endsWith('.yaml')) texts.push((await readAll(entry.body(), 64 * 1024 * 1024)).toString('utf8'));
+    }
+    const outside = expectSameAsJsYaml(texts);
+    expect(outside / texts.length).toBeLessThan(0.02);
+  }, 120_000);
+});
+
+/** Every document either parses as js-yaml reads it or falls back; returns how many fell back. */
+function expectSameAsJsYaml(texts: readonly string[]): number {
+  let outside = 0;
+  expect(texts.length).toBeGreaterThan(0);
+  for (const text of texts) {
+    for (const doc of text.split(/^(?=---(?:[ \n]|$))/m)) {
+      if (!/^[ \t]*[^\s#%]/m.test(doc)) continue;
+      const parsed = fast(doc);
+      if (parsed === OUTSIDE_SUBSET) outside++;
+      else expect(parsed).toEqual(jsYaml(doc));
+    }
+  }
+  return outside;
+}
