@@ -38,7 +38,7 @@ export class TemplateError extends Error {}
 export function compileTemplate(source: string): Template {
   let compiled: HandlebarsTemplateDelegate;
   try {
-    hb.precompile(source, { strict: false }); // throws on syntax errors now, not at first render
+    hb.parse(source); // syntax errors now, at load; the code is generated at first render (most rules never fire)
     compiled = hb.compile(source, { noEscape: true, strict: false });
   } catch (err) {
     throw new TemplateError(`template: ${(err as Error).message.split('\n').slice(0, 2).join(' ')}`);

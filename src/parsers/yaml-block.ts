@@ -174,7 +174,7 @@ class BlockReader {
       this.nextLine();
       return text[0] === '[' ? [] : {};
     }
-    if (INDICATORS.has(first) || text.startsWith('- ') || text === '-') fail();
+    if (startsWithIndicator(text) || text.startsWith('- ') || text === '-') fail();
     return this.plain(text, parentIndent);
   }
 
@@ -317,7 +317,7 @@ function entryKeyEnd(line: string): number {
     let i = 1;
     for (;;) {
       const close = line.indexOf(first, i);
-      if (close < 0) fail();
+      if (close < 0) return -1; // a quoted scalar wrapped onto more lines: a value, never a key
       if (first === "'" && line[close + 1] === "'") {
         i = close + 2;
         continue;
@@ -332,8 +332,15 @@ function entryKeyEnd(line: string): number {
   const colon = line.indexOf(': ');
   const end = colon >= 0 ? colon : line.endsWith(':') ? line.length - 1 : -1;
   if (end <= 0) return -1;
-  if (INDICATORS.has(first!) || line.slice(0, end).includes(' #')) fail();
+  if (startsWithIndicator(line) || line.slice(0, end).includes(' #')) fail();
   return end;
+}
+
+/** `?` and `:` start a plain scalar when a non-space follows (`:5000`); the others never do. */
+function startsWithIndicator(text: string): boolean {
+  const first = text[0]!;
+  if (first === '?' || first === ':') return text.length === 1 || text[1] === ' ';
+  return INDICATORS.has(first);
 }
 
 function isEscaped(line: string, at: number): boolean {
