@@ -6,6 +6,7 @@ import { InputError } from '../sources/open.js';
 import { inspectCommand } from './inspect.js';
 import { analyzeCommand } from './analyze.js';
 import { rulesCommand } from './rules.js';
+import { timelineCommand } from './timeline.js';
 
 /** Exit codes, documented in --help and the README. */
 export const EXIT = { ok: 0, findings: 1, usage: 2 } as const;
@@ -27,6 +28,7 @@ Exit codes:
 program.addCommand(inspectCommand());
 program.addCommand(analyzeCommand());
 program.addCommand(rulesCommand());
+program.addCommand(timelineCommand());
 
 async function main(): Promise<number> {
   try {
