@@ -29,6 +29,18 @@ program.addCommand(inspectCommand());
 program.addCommand(analyzeCommand());
 program.addCommand(rulesCommand());
 program.addCommand(timelineCommand());
+// Commands made apart do not inherit exitOverride: without it a usage error in one exits 1, not 2.
+const overrideExit = (command: Command): void => {
+  command.exitOverride();
+  command.commands.forEach(overrideExit);
+};
+program.commands.forEach(overrideExit);
+
+// `mgsift timeline … | head` closes the pipe early: that is the reader's choice, not an error.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code !== 'EPIPE') throw err;
+  process.exit(process.exitCode ?? EXIT.ok);
+});
 
 async function main(): Promise<number> {
   try {

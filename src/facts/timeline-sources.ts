@@ -68,12 +68,23 @@ export const MAX_EVENTS = 500_000;
 export const MAX_EVENT_GROUPS = 50_000;
 const MAX_MESSAGE = 2000;
 
+export interface TimelineSourcesCaps {
+  maxConditionObjects: number;
+  maxEvents: number;
+  maxEventGroups: number;
+}
+
 export class TimelineSourcesCollector implements EntryConsumer {
   private readonly operators = new Map<string, ConditionTransition[]>();
   private readonly nodes = new Map<string, ConditionTransition[]>();
   private readonly eventUids = new Set<string>();
   private readonly groups = new Map<string, EventGroup>();
   private readonly dropped = { operators: 0, nodes: 0, events: 0 };
+  private readonly caps: TimelineSourcesCaps;
+
+  constructor(caps: Partial<TimelineSourcesCaps> = {}) {
+    this.caps = { maxConditionObjects: MAX_CONDITION_OBJECTS, maxEvents: MAX_EVENTS, maxEventGroups: MAX_EVENT_GROUPS, ...caps };
+  }
 
   need(entry: ClassifiedEntry): Need | undefined {
     if (entry.kind !== 'list' && entry.kind !== 'cluster-object' && entry.kind !== 'namespaced-object') return undefined;
@@ -100,7 +111,7 @@ export class TimelineSourcesCollector implements EntryConsumer {
   private keep(kind: 'operators' | 'nodes', object: K8sObject, wanted: (type: string) => boolean): void {
     const into = this[kind];
     const key = identityKey(object);
-    if (!into.has(key) && into.size >= MAX_CONDITION_OBJECTS) {
+    if (!into.has(key) && into.size >= this.caps.maxConditionObjects) {
       this.dropped[kind]++;
       return;
     }
@@ -110,7 +121,7 @@ export class TimelineSourcesCollector implements EntryConsumer {
   private fold(event: K8sObject): void {
     const uid = identityKey(event);
     if (this.eventUids.has(uid)) return;
-    if (this.eventUids.size >= MAX_EVENTS) {
+    if (this.eventUids.size >= this.caps.maxEvents) {
       this.dropped.events++;
       return;
     }
@@ -123,7 +134,7 @@ export class TimelineSourcesCollector implements EntryConsumer {
     const key = JSON.stringify([namespace, kind, name, reason, type]);
     let group = this.groups.get(key);
     if (group === undefined) {
-      if (this.groups.size >= MAX_EVENT_GROUPS) {
+      if (this.groups.size >= this.caps.maxEventGroups) {
         this.dropped.events++;
         return;
       }
