@@ -4,7 +4,7 @@ import { iso } from '../analysis/inspect.js';
 import { formatUtc, parseTime } from '../report/common.js';
 import { renderTimelineMarkdown } from '../report/markdown.js';
 import { collectTimeline, filterTimeline, FULL_SCOPE, TIMELINE_LANES, type TimelineFilter } from '../report/timeline-items.js';
-import { renderTimelineJson, renderTimelineText, type TimelineDoc } from '../report/timeline-text.js';
+import { renderTimelineJson, renderTimelineText, type TimelineDoc } from '../report/timeline-table.js';
 import { addLimitOptions } from './common.js';
 import { limitsFrom, UsageError, type LimitFlags } from './options.js';
 import { loadRulesOrFail } from './rule-selection.js';

@@ -12,7 +12,7 @@
 import type { Evidence, Finding } from '../engine/findings.js';
 import type { Report } from './model.js';
 import { keepByLanePriority } from './timeline.js';
-import { anchorNote, moreRowsNote, omissionNote, TIMELINE_HEAD, timelineCells, type TimelineDoc } from './timeline-text.js';
+import { anchorNote, moreRowsNote, omissionNote, TIMELINE_HEAD, timelineCells, type TimelineDoc } from './timeline-table.js';
 import {
   countsDesc,
   displayTime,

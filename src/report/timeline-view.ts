@@ -7,7 +7,7 @@ import type { Severity } from '../engine/findings.js';
 import type { Report } from './model.js';
 import { displayTime, formatUtc, laneTitle, sanitizeText, sortTimeline, verifiedLabel } from './common.js';
 import { buildTimeline, focusWindow, keepByLanePriority, type TimelineSvg } from './timeline.js';
-import { moreRowsNote, omissionNote } from './timeline-text.js';
+import { moreRowsNote, omissionNote } from './timeline-table.js';
 
 export interface TimelineViewOptions {
   /** Items drawn at most in the figure (default 400). */

@@ -1,8 +1,9 @@
 /**
- * The timeline on its own (`mgsift timeline`), and the cells its tables share with the
- * reports: text (an aligned table for a terminal), JSON (every item, the report's item
- * shape). The Markdown form is `renderTimelineMarkdown` in markdown.ts, with the report's
- * escaping. Archive text goes through {@link sanitizeText}; text output flattens line breaks.
+ * The timeline as a table: the cells every rendering shares (HTML and Markdown reports,
+ * `mgsift timeline`), and the timeline on its own as text (an aligned table for a terminal)
+ * and JSON (every item, in the report's item shape). Its Markdown form is
+ * `renderTimelineMarkdown` in markdown.ts, with the report's escaping. Archive text goes
+ * through {@link sanitizeText}; text output flattens line breaks.
  */
 import type { TimelineItem, TimelineOmission } from './model.js';
 import { displayTime, laneTitle, sanitizeText } from './common.js';
