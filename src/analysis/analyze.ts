@@ -7,6 +7,7 @@ import type { EntryConsumer, WalkSummary } from '../ingest/consumer.js';
 import type { WalkProgress } from '../ingest/walk.js';
 import { FactsCollector, type Facts } from '../facts/collector.js';
 import { InventoryCollector, type Inventory } from '../facts/inventory.js';
+import { TimelineSourcesCollector, type TimelineSources } from '../facts/timeline-sources.js';
 import { RuleEngine, type EngineResult } from '../engine/engine.js';
 import type { Rule } from '../engine/rule.js';
 
@@ -16,6 +17,8 @@ export interface Analysis {
   container: Source['container'];
   summary: WalkSummary;
   facts: Facts;
+  /** Operator and node transitions, event groups: the timeline's object sources. */
+  timeline: TimelineSources;
   result?: EngineResult | undefined;
   inventory?: Inventory | undefined;
   problems: Problems;
@@ -39,7 +42,8 @@ export async function analyzeInput(input: string, options: AnalyzeOptions): Prom
   const facts = new FactsCollector(options.limits.maxLineBytes);
   const engine = options.rules ? new RuleEngine(options.rules, { maxLineBytes: options.limits.maxLineBytes, bareInput }) : undefined;
   const inventory = options.inventory ? new InventoryCollector() : undefined;
-  const consumers: EntryConsumer[] = [facts, ...(engine ? [engine] : []), ...(inventory ? [inventory] : [])];
+  const timeline = new TimelineSourcesCollector();
+  const consumers: EntryConsumer[] = [facts, timeline, ...(engine ? [engine] : []), ...(inventory ? [inventory] : [])];
   const summary = await walk(source, consumers, { problems, limits: options.limits, onProgress: options.onProgress });
   const gathered = facts.facts();
   return {
@@ -47,6 +51,7 @@ export async function analyzeInput(input: string, options: AnalyzeOptions): Prom
     container: source.container,
     summary,
     facts: gathered,
+    timeline: timeline.sources(),
     result: engine?.finish(gathered),
     inventory: inventory?.inventory(),
     problems,

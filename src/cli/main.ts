@@ -6,6 +6,7 @@ import { InputError } from '../sources/open.js';
 import { inspectCommand } from './inspect.js';
 import { analyzeCommand } from './analyze.js';
 import { rulesCommand } from './rules.js';
+import { timelineCommand } from './timeline.js';
 
 /** Exit codes, documented in --help and the README. */
 export const EXIT = { ok: 0, findings: 1, usage: 2 } as const;
@@ -27,6 +28,19 @@ Exit codes:
 program.addCommand(inspectCommand());
 program.addCommand(analyzeCommand());
 program.addCommand(rulesCommand());
+program.addCommand(timelineCommand());
+// Commands made apart do not inherit exitOverride: without it a usage error in one exits 1, not 2.
+const overrideExit = (command: Command): void => {
+  command.exitOverride();
+  command.commands.forEach(overrideExit);
+};
+program.commands.forEach(overrideExit);
+
+// `mgsift timeline … | head` closes the pipe early: that is the reader's choice, not an error.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code !== 'EPIPE') throw err;
+  process.exit(process.exitCode ?? EXIT.ok);
+});
 
 async function main(): Promise<number> {
   try {

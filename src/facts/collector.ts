@@ -14,6 +14,8 @@ const CVO_CONTAINER = 'cluster-version-operator';
 /** One CVO container log: which pod, its build and when it ran. */
 export interface CvoPod {
   file: string;
+  /** Namespace of the log's folder; undefined for a log given alone. */
+  namespace?: string | undefined;
   pod: string;
   stream: string;
   build?: CvoBuild | undefined;
@@ -74,7 +76,7 @@ export class FactsCollector implements EntryConsumer {
       return;
     }
     if (!this.current) {
-      const pod: CvoPod = { file: entry.path, pod: entry.pod ?? entry.path, stream: entry.logStream ?? 'current', moments: [] };
+      const pod: CvoPod = { file: entry.path, namespace: entry.namespace, pod: entry.pod ?? entry.path, stream: entry.logStream ?? 'current', moments: [] };
       const facts = new CvoLogFacts();
       // Only the first line, lines that can carry a fact and the last line (fed at the end)
       // are parsed: the lifetime needs the first and last times, nothing else in between.

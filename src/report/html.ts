@@ -22,26 +22,24 @@ import {
   formatBytes,
   formatUtc,
   httpUrl,
-  laneTitle,
   remediationBlocks,
   sanitizeText,
   sortByRuleId,
   sortFindings,
   sortProblems,
-  sortTimeline,
   splitMatch,
-  verifiedLabel,
 } from './common.js';
-import { buildTimeline, focusWindow } from './timeline.js';
-import type { TimelineSvg } from './timeline.js';
+import { timelineView, type TimelineView } from './timeline-view.js';
 
 export interface HtmlOptions {
   /** Folder holding `report.html.hbs` and `partials/`; defaults to the package's `templates/`. */
   templatesDir?: URL | string | undefined;
   /** Evidence items shown per finding (default 10); the rest are counted. */
   evidencePerFinding?: number | undefined;
-  /** Timeline items drawn at most in the figure (default 400); the table lists them all. */
+  /** Timeline items drawn at most in the figure (default 400). */
   maxTimelineItems?: number | undefined;
+  /** Rows of the timeline table at most (default 400); the JSON report holds them all. */
+  maxTimelineRows?: number | undefined;
 }
 
 /** The report as one self-contained HTML document. */
@@ -94,29 +92,6 @@ interface FindingView {
   hasReferences: boolean;
 }
 
-interface HistoryView {
-  version: string;
-  state: string;
-  verified: string;
-  verifiedClass: string;
-  started: string;
-  completed: string;
-  image: string;
-  rollback: string | null;
-  forced: boolean;
-  install: boolean;
-}
-
-interface TimelineItemView {
-  lane: string;
-  start: string;
-  end: string;
-  label: string;
-  detail: string;
-  ruleId: string;
-  severity: Severity | null;
-}
-
 export interface HtmlView {
   csp: string;
   pageTitle: string;
@@ -132,19 +107,7 @@ export interface HtmlView {
   hasBanners: boolean;
   findings: FindingView[];
   hasFindings: boolean;
-  timeline: {
-    svg: TimelineSvg | null;
-    detail: TimelineSvg | null;
-    hasFigure: boolean;
-    notDrawn: string | null;
-    emptyHistory: boolean;
-    history: HistoryView[];
-    hasHistory: boolean;
-    items: TimelineItemView[];
-    hasItems: boolean;
-    itemsOpen: boolean;
-    itemsSummary: string;
-  };
+  timeline: TimelineView;
   notChecked: { ruleId: string; title: string; reason: string }[];
   hasNotChecked: boolean;
   passed: { ruleId: string; title: string }[];
@@ -174,30 +137,6 @@ export function htmlView(report: Report, options: HtmlOptions = {}): HtmlView {
   ].map((p) => ({ label: p.label, value: p.value === undefined || p.value === '' ? 'unknown' : s(p.value) }));
 
   const findings = sortFindings(report.findings).map((f, i) => findingView(f, i, shown));
-  const maxItems = options.maxTimelineItems ?? 400;
-  const svg = buildTimeline(report, { maxItems, id: 'tl', caption: 'Everything with a time, up to the collection time.' }) ?? null;
-  const focus = focusWindow(report);
-  const detail =
-    svg !== null && focus !== undefined
-      ? (buildTimeline(report, {
-          maxItems,
-          window: focus,
-          id: 'tl-detail',
-          title: 'Newest update in detail',
-          caption: `Zoom on the newest update: ${formatUtc(focus.start)} to ${formatUtc(focus.end)}.`,
-        }) ?? null)
-      : null;
-  const items = sortTimeline(report.facts.timeline).map(
-    (t): TimelineItemView => ({
-      lane: laneTitle(t.lane),
-      start: displayTime(t.start),
-      end: t.end !== undefined ? displayTime(t.end) : t.open === true ? 'open at collection' : '',
-      label: s(t.label),
-      detail: s(t.detail ?? ''),
-      ruleId: s(t.ruleId ?? ''),
-      severity: t.severity ?? null,
-    }),
-  );
   const counts = countsDesc(report);
   const collected = report.collectedAt !== undefined && report.collectedAt !== '';
   return {
@@ -219,35 +158,7 @@ export function htmlView(report: Report, options: HtmlOptions = {}): HtmlView {
     hasBanners: report.banners.length > 0,
     findings,
     hasFindings: findings.length > 0,
-    timeline: {
-      svg,
-      detail,
-      hasFigure: svg !== null,
-      notDrawn:
-        svg !== null && svg.notDrawn > 0
-          ? `${svg.notDrawn} timeline item${svg.notDrawn === 1 ? ' is' : 's are'} not drawn (no usable time, or past the figure's cap); the table lists them all.`
-          : null,
-      emptyHistory: report.facts.history.length === 0,
-      history: report.facts.history.map(
-        (h): HistoryView => ({
-          version: h.version === '' ? '(no version)' : s(h.version),
-          state: s(h.state),
-          verified: verifiedLabel(h),
-          verifiedClass: h.verified ? 'ok' : h.install ? 'muted' : 'warn',
-          started: displayTime(h.started),
-          completed: h.completed !== undefined ? displayTime(h.completed) : 'not completed',
-          image: s(h.image ?? ''),
-          rollback: h.rollback !== undefined ? `rollback (${h.rollback})` : null,
-          forced: h.forced,
-          install: h.install,
-        }),
-      ),
-      hasHistory: report.facts.history.length > 0,
-      items,
-      hasItems: items.length > 0,
-      itemsOpen: items.length <= 40,
-      itemsSummary: `Timeline items (${items.length})`,
-    },
+    timeline: timelineView(report, { maxItems: options.maxTimelineItems, maxRows: options.maxTimelineRows }),
     notChecked: sortByRuleId(report.notChecked).map((n) => ({ ruleId: s(n.ruleId), title: s(n.title), reason: s(n.reason) })),
     hasNotChecked: report.notChecked.length > 0,
     passed: sortByRuleId(report.passed).map((p) => ({ ruleId: s(p.ruleId), title: s(p.title) })),

@@ -43,7 +43,8 @@ export function toJsonReport(report: Report): JsonObject {
   out.passed = sortByRuleId(report.passed).map(passed);
   out.facts = {
     history: report.facts.history.map(historyRow),
-    timeline: sortTimeline(report.facts.timeline).map(timelineItem),
+    timeline: sortTimeline(report.facts.timeline).map(timelineItemJson),
+    timelineOmitted: report.facts.timelineOmitted.map((o) => ({ lane: o.lane, count: num(o.count), reason: o.reason })),
   };
   out.problems = sortProblems(report.problems).map(problem);
   out.limits = limits(report.limits);
@@ -133,12 +134,16 @@ function historyRow(h: HistoryRow): JsonObject {
   return out;
 }
 
-function timelineItem(t: TimelineItem): JsonObject {
+/** One timeline item in the schema's key order (also `mgsift timeline --format json`). */
+export function timelineItemJson(t: TimelineItem): JsonObject {
   const out: JsonObject = { lane: t.lane, start: t.start };
   put(out, 'end', t.end);
   put(out, 'open', t.open);
+  put(out, 'relative', t.relative);
   out.label = t.label;
   put(out, 'detail', t.detail);
+  put(out, 'namespace', t.namespace);
+  if (t.count !== undefined) out.count = num(t.count);
   put(out, 'ruleId', t.ruleId);
   put(out, 'severity', t.severity);
   return out;

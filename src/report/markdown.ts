@@ -11,6 +11,8 @@
  */
 import type { Evidence, Finding } from '../engine/findings.js';
 import type { Report } from './model.js';
+import { keepByLanePriority } from './timeline.js';
+import { anchorNote, moreRowsNote, omissionNote, TIMELINE_HEAD, timelineCells, type TimelineDoc } from './timeline-table.js';
 import {
   countsDesc,
   displayTime,
@@ -19,7 +21,6 @@ import {
   formatBytes,
   formatUtc,
   httpUrl,
-  laneTitle,
   remediationBlocks,
   sanitizeText,
   sortByRuleId,
@@ -33,11 +34,14 @@ import {
 export interface MarkdownOptions {
   /** Evidence items shown per finding (default 10); the rest are counted. */
   evidencePerFinding?: number | undefined;
+  /** Rows of the timeline table at most (default 300); the JSON report holds them all. */
+  maxTimelineRows?: number | undefined;
 }
 
 /** The report as GitHub-flavoured Markdown. */
 export function renderMarkdown(report: Report, options: MarkdownOptions = {}): string {
   const shown = Math.max(0, options.evidencePerFinding ?? EVIDENCE_SHOWN);
+  const maxRows = Math.max(0, options.maxTimelineRows ?? 300);
   const out: string[] = [];
   const c = report.cluster;
 
@@ -78,7 +82,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
   for (const f of findings) out.push(...finding(f, shown));
 
   // Timeline.
-  out.push('## Upgrade timeline', '');
+  out.push('## Timeline', '');
   const history = report.facts.history;
   if (history.length === 0) {
     out.push('The archive holds no ClusterVersion update history.', '');
@@ -103,25 +107,14 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
   }
   const items = sortTimeline(report.facts.timeline);
   if (items.length > 0) {
-    out.push(`### Timeline items (${items.length})`, '');
-    out.push(
-      table(
-        ['Lane', 'Start (UTC)', 'End (UTC)', 'What', 'Severity', 'Rule', 'Detail'],
-        items.map((t) => [
-          laneTitle(t.lane),
-          displayTime(t.start),
-          t.end !== undefined ? displayTime(t.end) : t.open === true ? 'open at collection' : '',
-          t.label,
-          t.severity ?? '',
-          t.ruleId ?? '',
-          t.detail ?? '',
-        ]),
-      ),
-    );
+    out.push(`### Timeline items (${items.length})`, '', mdText(anchorNote(report.collectedAt)), '');
+    const shownItems = keepByLanePriority(items, (t) => t.lane, maxRows);
+    out.push(table(TIMELINE_HEAD, shownItems.map(timelineCells)));
+    const notShown = items.length - shownItems.length;
+    if (notShown > 0) out.push(`*${mdText(moreRowsNote(notShown))}*`, '');
   }
-  if (report.collectedAt !== undefined && report.collectedAt !== '') {
-    out.push(`Collected: ${mdText(displayTime(report.collectedAt))}`, '');
-  }
+  for (const o of report.facts.timelineOmitted) out.push(`- ${mdText(omissionNote(o))}`);
+  if (report.facts.timelineOmitted.length > 0) out.push('- `mgsift timeline <input>` lists everything left out here.', '');
 
   // Rules not checked / passed.
   out.push('## Rules not checked', '');
@@ -164,6 +157,16 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
       ],
     ),
   );
+  return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+}
+
+/** The timeline alone (`mgsift timeline --format md`): every item, one table. */
+export function renderTimelineMarkdown(doc: TimelineDoc): string {
+  const out = [`# Timeline of ${mdText(doc.input)}`, '', mdText(anchorNote(doc.collectedAt)), ''];
+  if (doc.filters.length > 0) out.push(`Filters: ${mdText(doc.filters.join(', '))}`, '');
+  if (doc.items.length === 0) out.push('No item.', '');
+  else out.push(table(TIMELINE_HEAD, doc.items.map(timelineCells)));
+  for (const o of doc.omitted) out.push(`- ${mdText(omissionNote(o))}`);
   return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
 }
 

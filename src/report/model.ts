@@ -3,7 +3,7 @@ import type { Limits } from '../core/limits.js';
 import type { Problem } from '../core/problems.js';
 
 /** Version of the JSON report's shape (`schema/report.schema.json`). */
-export const REPORT_SCHEMA_VERSION = '1.0';
+export const REPORT_SCHEMA_VERSION = '1.1';
 
 export interface ClusterIdentity {
   id?: string | undefined;
@@ -29,18 +29,31 @@ export interface HistoryRow {
 
 /** One moment or span on the report's time axis. */
 export interface TimelineItem {
-  /** Lane: `history`, `cvo`, `operator`, `event`, `node`, `finding`. */
+  /** Lane: `history`, `cvo`, `operator`, `node`, `event`, `finding`. */
   lane: string;
   /** ISO 8601. */
   start: string;
   /** ISO 8601; absent for a moment, or for a span still open at collection time. */
   end?: string | undefined;
   open?: boolean | undefined;
+  /** `start` relative to the collection time (`-2h13m`); absent when that time is unknown. */
+  relative?: string | undefined;
   label: string;
   detail?: string | undefined;
+  /** Namespace the item belongs to (events, CVO pods, findings on namespaced objects). */
+  namespace?: string | undefined;
+  /** Event groups: occurrences folded into the item. */
+  count?: number | undefined;
   /** Rule that used this moment, if any. */
   ruleId?: string | undefined;
   severity?: Severity | undefined;
+}
+
+/** Items of one lane left out of the report's timeline, and why. */
+export interface TimelineOmission {
+  lane: string;
+  count: number;
+  reason: string;
 }
 
 export interface Report {
@@ -61,6 +74,8 @@ export interface Report {
   facts: {
     history: HistoryRow[];
     timeline: TimelineItem[];
+    /** What the timeline leaves out, by lane (`mgsift timeline` lists everything). */
+    timelineOmitted: TimelineOmission[];
   };
   /** What could not be read, and why. */
   problems: Problem[];

@@ -83,7 +83,7 @@ export interface TimelineSvg {
 }
 
 export interface TimelineOptions {
-  /** Timeline items drawn at most (the table under the figure lists them all). */
+  /** Timeline items drawn at most, by lane priority ({@link keepByLanePriority}). */
   maxItems?: number;
   /** Labels drawn at most on the whole figure. */
   maxLabels?: number;
@@ -134,6 +134,7 @@ const FIXED_STEPS = [
 ];
 const MONTH_STEPS = [1, 2, 3, 6, 12, 24, 60, 120];
 const MAX_TICKS = 8;
+const DRAW_PRIORITY = ['finding', 'cvo', 'node', 'operator', 'event'];
 
 /** The figure for `report`, or undefined when there is nothing with a time to draw. */
 export function buildTimeline(report: Report, options: TimelineOptions = {}): TimelineSvg | undefined {
@@ -143,12 +144,13 @@ export function buildTimeline(report: Report, options: TimelineOptions = {}): Ti
   const inWindow = (start: number, end: number): boolean => win === undefined || (end >= win.start && start <= win.end);
 
   const history = report.facts.history;
-  const sorted = sortTimeline(report.facts.timeline);
-  const drawable: { item: TimelineItem; start: number; end?: number | undefined }[] = [];
+  // The history lane is drawn from `facts.history` (one row per entry), not from its items.
+  const sorted = sortTimeline(report.facts.timeline).filter((item) => item.lane !== 'history');
+  let drawable: { item: TimelineItem; start: number; end?: number | undefined }[] = [];
   let notDrawn = 0;
   for (const item of sorted) {
     const start = parseTime(item.start);
-    if (start === undefined || drawable.length >= maxItems) {
+    if (start === undefined) {
       notDrawn++;
       continue;
     }
@@ -156,6 +158,11 @@ export function buildTimeline(report: Report, options: TimelineOptions = {}): Ti
     const d = { item, start, end: end !== undefined && end >= start ? end : undefined };
     if (!inWindow(start, d.end ?? (item.open === true ? Number.POSITIVE_INFINITY : start))) continue;
     drawable.push(d);
+  }
+  if (drawable.length > maxItems) {
+    const kept = keepByLanePriority(drawable, (d) => d.item.lane, maxItems);
+    notDrawn += drawable.length - kept.length;
+    drawable = kept;
   }
 
   const times: number[] = [];
@@ -193,7 +200,7 @@ export function buildTimeline(report: Report, options: TimelineOptions = {}): Ti
     id: options.id ?? 'tl',
     width: WIDTH,
     height: 0,
-    title: options.title ?? 'Upgrade timeline',
+    title: options.title ?? 'Timeline',
     desc: '',
     caption: options.caption ?? '',
     bands: [],
@@ -454,6 +461,26 @@ export function focusWindow(report: Report, maxShare = 0.15): { start: number; e
   return { start, end };
 }
 
+/**
+ * At most `max` of `list`, in their order: past the cap, the lanes that explain most go first
+ * (findings, CVO, nodes, operators, events, then the others).
+ */
+export function keepByLanePriority<T>(list: readonly T[], laneOf: (t: T) => string, max: number): T[] {
+  if (list.length <= max) return [...list];
+  const rank = (lane: string): number => {
+    const i = DRAW_PRIORITY.indexOf(lane);
+    return i === -1 ? DRAW_PRIORITY.length : i;
+  };
+  const kept = new Set(
+    list
+      .map((t, index) => ({ t, index }))
+      .sort((a, b) => rank(laneOf(a.t)) - rank(laneOf(b.t)) || a.index - b.index)
+      .slice(0, Math.max(0, max))
+      .map((x) => x.index),
+  );
+  return list.filter((_, index) => kept.has(index));
+}
+
 function describe(history: HistoryRow[], items: number, collected: number | undefined): string {
   const versions = history.map((h) => h.version || '(no version)').join(' → ');
   const parts = [
@@ -469,6 +496,7 @@ function itemTitle(item: TimelineItem): string {
     item.label,
     item.end !== undefined ? `${formatTime(item.start)} → ${formatTime(item.end)}` : formatTime(item.start),
     item.open === true ? 'still open at collection time' : '',
+    item.relative !== undefined ? `${item.relative} from collection` : '',
     item.severity !== undefined ? `severity ${item.severity}` : '',
     item.ruleId !== undefined ? `rule ${item.ruleId}` : '',
     item.detail ?? '',

@@ -1,0 +1,106 @@
+import { Command, Option } from 'commander';
+import { analyzeInput } from '../analysis/analyze.js';
+import { iso } from '../analysis/inspect.js';
+import { formatUtc, parseTime } from '../report/common.js';
+import { renderTimelineMarkdown } from '../report/markdown.js';
+import { collectTimeline, filterTimeline, FULL_SCOPE, TIMELINE_LANES, type TimelineFilter } from '../report/timeline-items.js';
+import { renderTimelineJson, renderTimelineText, type TimelineDoc } from '../report/timeline-table.js';
+import { addLimitOptions } from './common.js';
+import { limitsFrom, UsageError, type LimitFlags } from './options.js';
+import { loadRulesOrFail } from './rule-selection.js';
+
+const TIMELINE_FORMATS = ['text', 'md', 'json'] as const;
+type TimelineFormat = (typeof TIMELINE_FORMATS)[number];
+
+interface TimelineFlags extends LimitFlags {
+  since?: string;
+  until?: string;
+  namespace?: string;
+  lane?: string[];
+  format: TimelineFormat;
+  /** Folders of user rules; `false` with --no-rules. */
+  rules?: string[] | false;
+}
+
+export function timelineCommand(): Command {
+  return addLimitOptions(
+    new Command('timeline')
+      .description('print one timeline across sources: update history, CVO pods, ClusterOperator conditions, node readiness, events, findings')
+      .argument('<input>', 'directory, archive (.tar, .tar.gz, .tar.xz, .zip) or log file')
+      .option('--since <time>', 'only items reaching this time: ISO 8601, or a duration before the collection time (2h, 90m, 1d12h)')
+      .option('--until <time>', 'only items starting by this time: ISO 8601, or a duration before the collection time')
+      .option('--namespace <ns>', 'only items of this namespace (events, CVO pods, findings on namespaced objects)')
+      .addOption(new Option('--lane <lane...>', 'only these lanes').choices([...TIMELINE_LANES]))
+      .addOption(new Option('--format <format>', 'output format').choices([...TIMELINE_FORMATS]).default('text'))
+      .option('--rules <dir...>', 'add a folder of rules to the built-in pack (for the finding lane)')
+      .option('--no-rules', 'skip the rule pack: no finding lane'),
+  ).action(async (input: string, flags: TimelineFlags) => {
+    const limits = limitsFrom(flags);
+    const rules = flags.rules === false ? undefined : (await loadRulesOrFail(flags.rules ?? [])).rules;
+    const analysis = await analyzeInput(input, { limits, rules });
+    const { items, omitted } = collectTimeline(analysis, FULL_SCOPE);
+    const collected = analysis.facts.collectedAt;
+    // Durations count back from the collection time, or from the latest time seen without one.
+    const anchor = collected ?? latestTime(items.map((item) => item.end ?? item.start));
+    const filter: TimelineFilter = {
+      since: flags.since !== undefined ? timeBound('--since', flags.since, anchor) : undefined,
+      until: flags.until !== undefined ? timeBound('--until', flags.until, anchor) : undefined,
+      namespace: flags.namespace,
+      lanes: flags.lane,
+    };
+    const doc: TimelineDoc = {
+      input,
+      collectedAt: iso(collected),
+      items: filterTimeline(items, filter, collected),
+      omitted,
+      filters: describeFilters(flags),
+    };
+    if (collected === undefined && anchor !== undefined && (flags.since !== undefined || flags.until !== undefined)) {
+      doc.filters.push(`no collection time: durations count back from the latest time seen, ${formatUtc(anchor)}`);
+    }
+    const render = { text: renderTimelineText, md: renderTimelineMarkdown, json: renderTimelineJson }[flags.format];
+    process.stdout.write(render(doc));
+  });
+}
+
+/** `--since`/`--until`: an ISO 8601 time, or a duration (`2h`, `1d12h`, `90m`) before `anchor`. */
+export function timeBound(flag: string, text: string, anchor: number | undefined): number {
+  const trimmed = text.trim();
+  if (/^\d{4}-\d{2}-\d{2}/.test(trimmed)) {
+    const ms = Date.parse(trimmed);
+    if (Number.isFinite(ms)) return ms;
+    throw new UsageError(`${flag}: not a time: '${text}'`);
+  }
+  const duration = parseDuration(trimmed);
+  if (duration === undefined) throw new UsageError(`${flag}: '${text}' is neither an ISO 8601 time nor a duration such as 2h or 1d12h`);
+  if (anchor === undefined) throw new UsageError(`${flag} ${text}: the input has no collection time and no dated item to count back from`);
+  return anchor - duration;
+}
+
+const DURATION_UNITS: Record<string, number> = { d: 86_400_000, h: 3_600_000, m: 60_000, s: 1000 };
+
+function parseDuration(text: string): number | undefined {
+  if (!/^(\d+(\.\d+)?[dhms])+$/.test(text)) return undefined;
+  let total = 0;
+  for (const m of text.matchAll(/(\d+(?:\.\d+)?)([dhms])/g)) total += Number(m[1]) * DURATION_UNITS[m[2]!]!;
+  return total;
+}
+
+function latestTime(times: readonly string[]): number | undefined {
+  let latest: number | undefined;
+  for (const time of times) {
+    const ms = parseTime(time);
+    if (ms !== undefined && (latest === undefined || ms > latest)) latest = ms;
+  }
+  return latest;
+}
+
+function describeFilters(flags: TimelineFlags): string[] {
+  const out: string[] = [];
+  if (flags.since !== undefined) out.push(`since ${flags.since}`);
+  if (flags.until !== undefined) out.push(`until ${flags.until}`);
+  if (flags.namespace !== undefined) out.push(`namespace ${flags.namespace}`);
+  if (flags.lane !== undefined) out.push(`lanes ${flags.lane.join(' ')}`);
+  if (flags.rules === false) out.push('no rules');
+  return out;
+}

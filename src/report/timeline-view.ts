@@ -1,0 +1,126 @@
+/**
+ * The HTML report's timeline section as a view model of sanitized plain strings
+ * (`templates/partials/timeline-section.hbs` prints it, escaped): the SVG figure with a lane
+ * per source, the update history table and the items table, capped so the page stays light.
+ */
+import type { Severity } from '../engine/findings.js';
+import type { Report } from './model.js';
+import { displayTime, formatUtc, laneTitle, sanitizeText, sortTimeline, verifiedLabel } from './common.js';
+import { buildTimeline, focusWindow, keepByLanePriority, type TimelineSvg } from './timeline.js';
+import { moreRowsNote, omissionNote } from './timeline-table.js';
+
+export interface TimelineViewOptions {
+  /** Items drawn at most in the figure (default 400). */
+  maxItems?: number | undefined;
+  /** Rows of the items table at most (default 400). */
+  maxRows?: number | undefined;
+}
+
+interface HistoryView {
+  version: string;
+  state: string;
+  verified: string;
+  verifiedClass: string;
+  started: string;
+  completed: string;
+  image: string;
+  rollback: string | null;
+  forced: boolean;
+  install: boolean;
+}
+
+interface TimelineItemView {
+  lane: string;
+  start: string;
+  relative: string;
+  end: string;
+  label: string;
+  detail: string;
+  ruleId: string;
+  severity: Severity | null;
+}
+
+export interface TimelineView {
+  svg: TimelineSvg | null;
+  detail: TimelineSvg | null;
+  hasFigure: boolean;
+  notDrawn: string | null;
+  emptyHistory: boolean;
+  history: HistoryView[];
+  hasHistory: boolean;
+  items: TimelineItemView[];
+  hasItems: boolean;
+  itemsOpen: boolean;
+  itemsSummary: string;
+  /** Rows past the table's cap, and where to see them. */
+  more: string | null;
+  /** What the report's timeline leaves out, one line per reason. */
+  omitted: string[];
+  hasOmitted: boolean;
+}
+
+const s = sanitizeText;
+
+export function timelineView(report: Report, options: TimelineViewOptions = {}): TimelineView {
+  const maxItems = options.maxItems ?? 400;
+  const maxRows = options.maxRows ?? 400;
+  const svg = buildTimeline(report, { maxItems, id: 'tl', caption: 'Everything with a time, up to the collection time.' }) ?? null;
+  const focus = focusWindow(report);
+  const detail =
+    svg !== null && focus !== undefined
+      ? (buildTimeline(report, {
+          maxItems,
+          window: focus,
+          id: 'tl-detail',
+          title: 'Newest update in detail',
+          caption: `Zoom on the newest update: ${formatUtc(focus.start)} to ${formatUtc(focus.end)}.`,
+        }) ?? null)
+      : null;
+  const all = sortTimeline(report.facts.timeline);
+  const items = keepByLanePriority(all, (t) => t.lane, maxRows).map(
+    (t): TimelineItemView => ({
+      lane: laneTitle(t.lane),
+      start: displayTime(t.start),
+      relative: s(t.relative ?? ''),
+      end: t.end !== undefined ? displayTime(t.end) : t.open === true ? 'open at collection' : '',
+      label: s(t.label),
+      detail: s(t.detail ?? ''),
+      ruleId: s(t.ruleId ?? ''),
+      severity: t.severity ?? null,
+    }),
+  );
+  const notShown = all.length - items.length;
+  const omitted = report.facts.timelineOmitted.map((o) => s(omissionNote(o)));
+  return {
+    svg,
+    detail,
+    hasFigure: svg !== null,
+    notDrawn:
+      svg !== null && svg.notDrawn > 0
+        ? `${svg.notDrawn} timeline item${svg.notDrawn === 1 ? ' is' : 's are'} not drawn (no usable time, or past the figure's cap of ${maxItems}).`
+        : null,
+    emptyHistory: report.facts.history.length === 0,
+    history: report.facts.history.map(
+      (h): HistoryView => ({
+        version: h.version === '' ? '(no version)' : s(h.version),
+        state: s(h.state),
+        verified: verifiedLabel(h),
+        verifiedClass: h.verified ? 'ok' : h.install ? 'muted' : 'warn',
+        started: displayTime(h.started),
+        completed: h.completed !== undefined ? displayTime(h.completed) : 'not completed',
+        image: s(h.image ?? ''),
+        rollback: h.rollback !== undefined ? `rollback (${h.rollback})` : null,
+        forced: h.forced,
+        install: h.install,
+      }),
+    ),
+    hasHistory: report.facts.history.length > 0,
+    items,
+    hasItems: items.length > 0,
+    itemsOpen: items.length <= 40,
+    itemsSummary: `Timeline items (${all.length})`,
+    more: notShown > 0 ? s(moreRowsNote(notShown)) : null,
+    omitted,
+    hasOmitted: omitted.length > 0,
+  };
+}

@@ -1,0 +1,148 @@
+import { describe, it, expect } from 'vitest';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir } from '../helpers/archives.js';
+import { mgsift } from '../helpers/cli.js';
+
+const HEALTHY = new URL('../../samples/healthy.tar.gz', import.meta.url).pathname;
+const REAL = new URL('../../../shared/samples-real/', import.meta.url).pathname;
+const COLLECTED = Date.parse('2021-08-03T10:14:13.632Z');
+
+interface Item {
+  lane: string;
+  start: string;
+  end?: string;
+  open?: boolean;
+  relative?: string;
+  label: string;
+  detail?: string;
+  namespace?: string;
+  count?: number;
+  ruleId?: string;
+}
+interface TimelineJson {
+  input: string;
+  collectedAt?: string;
+  filters: string[];
+  items: Item[];
+  omitted: unknown[];
+}
+
+function timelineJson(args: string[]): TimelineJson {
+  const run = mgsift(['timeline', ...args, '--format', 'json']);
+  expect(run.stderr).toBe('');
+  expect(run.code).toBe(0);
+  return JSON.parse(run.stdout) as TimelineJson;
+}
+
+const reach = (item: Item): number => Date.parse(item.end ?? item.start);
+
+describe('mgsift timeline on the healthy sample', () => {
+  it('prints every source, every event group, relative to the collection time', () => {
+    const doc = timelineJson([HEALTHY]);
+    expect(doc.collectedAt).toBe('2021-08-03T10:14:13.632Z');
+    expect(new Set(doc.items.map((i) => i.lane))).toEqual(new Set(['history', 'cvo', 'operator', 'event', 'finding']));
+    expect(doc.items.filter((i) => i.lane === 'event')).toHaveLength(14);
+    expect(doc.omitted).toEqual([]);
+    expect(doc.items.find((i) => i.label === 'ingress Available=True')?.relative).toBe('-46m50s');
+    expect(doc.items.every((i) => i.relative !== undefined && i.relative.startsWith('-'))).toBe(true);
+  });
+
+  it('--since and --until: a duration before the collection time or an ISO time', () => {
+    const since = timelineJson([HEALTHY, '--since', '50m']);
+    expect(since.filters).toEqual(['since 50m']);
+    expect(since.items.length).toBeGreaterThan(0);
+    expect(since.items.every((i) => reach(i) >= COLLECTED - 50 * 60_000)).toBe(true);
+    expect(since.items.some((i) => i.label === 'loading-payload')).toBe(true);
+    const until = timelineJson([HEALTHY, '--until', '2021-08-03T09:15:00Z']);
+    expect(until.items.length).toBeGreaterThan(0);
+    expect(until.items.every((i) => Date.parse(i.start) <= Date.parse('2021-08-03T09:15:00Z'))).toBe(true);
+    expect(timelineJson([HEALTHY, '--since', '1h', '--until', '58m']).items.map((i) => i.label)).toEqual(
+      timelineJson([HEALTHY, '--since', '2021-08-03T09:14:13.632Z', '--until', '2021-08-03T09:16:13.632Z']).items.map((i) => i.label),
+    );
+  });
+
+  it('--namespace, --lane and --no-rules', () => {
+    const ns = timelineJson([HEALTHY, '--namespace', 'openshift-cluster-version']);
+    expect(ns.items.length).toBeGreaterThan(0);
+    expect(ns.items.every((i) => i.namespace === 'openshift-cluster-version')).toBe(true);
+    expect(new Set(ns.items.map((i) => i.lane))).toEqual(new Set(['cvo', 'event', 'finding']));
+    const lanes = timelineJson([HEALTHY, '--lane', 'operator', 'history']);
+    expect(new Set(lanes.items.map((i) => i.lane))).toEqual(new Set(['operator', 'history']));
+    const noRules = timelineJson([HEALTHY, '--no-rules']);
+    expect(noRules.items.some((i) => i.lane === 'finding')).toBe(false);
+    expect(noRules.filters).toEqual(['no rules']);
+  });
+
+  it('text: an aligned table with the lane names --lane takes', () => {
+    const run = mgsift(['timeline', HEALTHY, '--lane', 'operator']);
+    expect(run.code).toBe(0);
+    const lines = run.stdout.split('\n');
+    expect(lines[0]).toBe(`Timeline of ${HEALTHY} — Collected 2021-08-03 10:14:13.632Z; relative times are from it.`);
+    expect(lines[1]).toBe('Filters: lanes operator');
+    const header = lines[3] ?? '';
+    expect(header).toMatch(/^START \(UTC\)\s+REL\.\s+LANE\s+WHAT\s+DETAIL$/);
+    const row = lines.find((line) => line.includes('ingress Available=True')) ?? '';
+    expect(row).toMatch(/^2021-08-03 09:27:24Z\s+-46m50s\s+operator\s+ingress Available=True\s+IngressAvailable: /);
+    expect(row.indexOf('operator')).toBe(header.indexOf('LANE'));
+    expect(row.indexOf('IngressAvailable')).toBe(header.indexOf('DETAIL'));
+    expect(lines).toContain('7 items.');
+  });
+
+  it('md: one table', () => {
+    const run = mgsift(['timeline', HEALTHY, '--format', 'md', '--lane', 'cvo']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('| Start (UTC) | Rel. | End (UTC) | Lane | What | Severity | Rule | Detail |');
+    expect(run.stdout).toContain('| CVO pods | payload-loaded |');
+  });
+
+  it('usage errors exit 2 with one line', () => {
+    for (const args of [
+      ['--since', 'yesterday'],
+      ['--until', '2021-13-45T00:00:00Z'],
+      ['--lane', 'bogus'],
+      ['--format', 'pdf'],
+    ]) {
+      const run = mgsift(['timeline', HEALTHY, ...args]);
+      expect(run.code, args.join(' ')).toBe(2);
+      expect(run.stderr.trim().split('\n')[0]).toMatch(/error/);
+    }
+  });
+});
+
+describe.runIf(existsSync(join(REAL, 'must-gather-aws.tar.xz')))('timeline of the real aws must-gather', () => {
+  const AWS = join(REAL, 'must-gather-aws.tar.xz');
+
+  it('shows ClusterOperator transitions and node readiness in order, relative to the collection', () => {
+    const doc = timelineJson([AWS, '--lane', 'operator', 'node', '--no-rules']);
+    const nodes = doc.items.filter((i) => i.lane === 'node');
+    expect(nodes.map((i) => `${i.relative} ${i.label}`)).toEqual([
+      '-55m40s ip-10-0-195-177.ec2.internal Ready=True',
+      '-53m54s ip-10-0-187-218.ec2.internal Ready=True',
+      '-53m13s ip-10-0-189-142.ec2.internal Ready=True',
+      '-48m14s ip-10-0-254-204.ec2.internal Ready=True',
+      '-47m38s ip-10-0-151-183.ec2.internal Ready=True',
+      '-46m19s ip-10-0-129-220.ec2.internal Ready=True',
+    ]);
+    const operators = doc.items.filter((i) => i.lane === 'operator');
+    expect(operators).toHaveLength(121);
+    expect(operators[0]).toMatchObject({ start: '2021-08-03T09:16:16.000Z', relative: '-57m58s', label: 'cloud-credential Available=True' });
+    expect(operators.at(-1)).toMatchObject({ label: 'monitoring Upgradeable=True', relative: '-5m8s' });
+    const starts = doc.items.map((i) => Date.parse(i.start));
+    expect([...starts].sort((a, b) => a - b)).toEqual(starts);
+  });
+
+  it('keeps the HTML report light: Warning event groups only, capped, the rest counted', () => {
+    const out = join(tempDir(), 'report');
+    const run = mgsift(['analyze', AWS, '-o', out, '--format', 'html,json', '--quiet', '--fail-on', 'critical']);
+    expect(run.code).toBe(0);
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { facts: { timeline: Item[]; timelineOmitted: { lane: string; count: number }[] } };
+    const lanes = new Map<string, number>();
+    for (const i of report.facts.timeline) lanes.set(i.lane, (lanes.get(i.lane) ?? 0) + 1);
+    expect(lanes.get('event')).toBe(200);
+    expect(lanes.get('node')).toBe(6);
+    expect(lanes.get('operator')).toBe(121);
+    expect(report.facts.timelineOmitted.map((o) => o.count)).toEqual([2041, 56]);
+    expect(statSync(join(out, 'report.html')).size).toBeLessThan(600_000);
+  });
+});
