@@ -296,7 +296,7 @@ function bytes(n: number): string {
  * A GFM table; every cell is archive text (escaped) except the columns in `markdownColumns`,
  * which this module wrote itself from known values.
  */
-function table(head: string[], rows: string[][], markdownColumns: Set<number> = new Set()): string {
+export function table(head: string[], rows: string[][], markdownColumns: Set<number> = new Set()): string {
   const line = (cells: string[]): string => `| ${cells.join(' | ')} |`;
   const body = rows.map((row) => line(row.map((cell, i) => (markdownColumns.has(i) ? cell : mdCell(cell)))));
   return [line(head), line(head.map(() => '---')), ...body, ''].join('\n');
