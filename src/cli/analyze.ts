@@ -7,7 +7,7 @@ import type { Report } from '../report/model.js';
 import { archiveRow, buildIndex, failedRow, isFailing, jsonLine, renderIndexHtml, renderIndexJson, renderIndexMarkdown, type IndexRow } from '../report/index.js';
 import { InputError } from '../sources/open.js';
 import { addLimitOptions } from './common.js';
-import { limitsFrom, parseCount, UsageError, type LimitFlags } from './options.js';
+import { limitsFrom, UsageError, type LimitFlags } from './options.js';
 import { loadRulesOrFail, selectRules } from './rule-selection.js';
 import { FORMATS, renderReport, type Format } from './formats.js';
 import { writeAtomically, prepareOutputDir } from './output.js';
@@ -46,7 +46,8 @@ export function analyzeCommand(): Command {
       .option('-q, --quiet', 'print nothing but errors'),
   ).action(async (inputs: string[], flags: AnalyzeFlags) => {
     const { formats, jsonl } = parseFormats(flags.format);
-    const jobs = parseCount(flags.jobs);
+    const jobs = Number(flags.jobs);
+    if (!Number.isInteger(jobs) || jobs < 1) throw new UsageError(`--jobs needs a whole number of at least 1, not '${flags.jobs}'`);
     const outputs = formats.length + (jsonl ? 1 : 0);
     const toStdout = flags.output === '-';
     if (toStdout && outputs !== 1) throw new UsageError('-o - writes one format to stdout: pass --format with exactly one');
