@@ -4,7 +4,7 @@ import { Command, Option } from 'commander';
 import { expandInputs } from '../analysis/inputs.js';
 import { SEVERITIES, type Severity } from '../engine/findings.js';
 import type { Report } from '../report/model.js';
-import { archiveRow, buildIndex, failedRow, isFailing, jsonLine, renderIndexHtml, renderIndexJson, renderIndexMarkdown, type IndexRow } from '../report/index.js';
+import { archiveRow, buildIndex, failedRow, isFailing, jsonLine, renderIndexHtml, renderIndexJson, renderIndexMarkdown, type BatchIndex, type IndexRow } from '../report/index.js';
 import { InputError } from '../sources/open.js';
 import { addLimitOptions } from './common.js';
 import { limitsFrom, UsageError, type LimitFlags } from './options.js';
@@ -94,7 +94,7 @@ export function analyzeCommand(): Command {
     const lines = jsonl ? await lineSink(toStdout ? '-' : toFile ? flags.output : join(flags.output, 'index.jsonl')) : undefined;
     try {
       const progress = (input: string): Progress => new Progress(input, !flags.quiet);
-      for await (const { index, outcome } of analyses(targets, spec, { jobs, rules, progress })) {
+      for await (const { index, result: outcome } of analyses(targets, spec, { jobs, rules, progress })) {
         const input = targets[index]!;
         let row: IndexRow;
         if ('error' in outcome) {
@@ -120,15 +120,7 @@ export function analyzeCommand(): Command {
 
     if (toFolder && !single) {
       const index = buildIndex(rows, failOn);
-      const written: string[] = [];
-      for (const [file, text] of [
-        ['index.html', renderIndexHtml(index)],
-        ['index.md', renderIndexMarkdown(index)],
-        ['index.json', renderIndexJson(index)],
-      ] as const) {
-        await writeAtomically(join(flags.output, file), text);
-        written.push(join(flags.output, file));
-      }
+      const written = await writeIndex(index, flags.output);
       const s = index.summary;
       say(`index: ${s.archives} archives (${s.partial} read in part, ${s.failed} failed) → ${written.join(', ')}`);
     }
@@ -136,6 +128,17 @@ export function analyzeCommand(): Command {
     const analysed = rows.filter((row) => row.status !== 'failed').length;
     process.exitCode = analysed === 0 ? 2 : rows.some((row) => isFailing(row, failOn)) ? 1 : 0;
   });
+}
+
+/** `index.html`, `index.md` and `index.json` in the output folder; returns their paths. */
+async function writeIndex(index: BatchIndex, dir: string): Promise<string[]> {
+  const pages: [string, string][] = [
+    ['index.html', renderIndexHtml(index)],
+    ['index.md', renderIndexMarkdown(index)],
+    ['index.json', renderIndexJson(index)],
+  ];
+  for (const [file, text] of pages) await writeAtomically(join(dir, file), text);
+  return pages.map(([file]) => join(dir, file));
 }
 
 function parseFormats(text: string): { formats: Format[]; jsonl: boolean } {
@@ -162,7 +165,7 @@ export function reportStem(input: string): string {
  * `must-gather` and `must-gather-2`; `index` is kept for the index. Compared without case, for
  * file systems that ignore it.
  */
-export function uniqueStems(inputs: readonly string[]): string[] {
+function uniqueStems(inputs: readonly string[]): string[] {
   const taken = new Set(['index']);
   return inputs.map((input) => {
     const stem = reportStem(input);

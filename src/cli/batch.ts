@@ -26,11 +26,6 @@ export interface BatchSpec {
 /** One input's result: its report, or the one-line reason there is none. */
 export type Outcome = { report: Report } | { error: string; cause?: unknown };
 
-export interface Done {
-  index: number;
-  outcome: Outcome;
-}
-
 /** The whole pipeline for one input, down to the report every renderer draws from. */
 export async function reportOf(input: string, limits: Limits, rules: readonly Rule[], onProgress?: (bytes: number) => void): Promise<Report> {
   return buildReport(await analyzeInput(input, { limits, rules, onProgress }));
@@ -50,36 +45,30 @@ export interface AnalysesOptions {
   progress?: (input: string) => { update(bytes: number): void; done(): void };
 }
 
-/** Every input analysed, in completion order. */
-export function analyses(inputs: readonly string[], spec: BatchSpec, options: AnalysesOptions): AsyncIterable<Done> {
+/** Every input analysed, in completion order, each result with its input's index. */
+export function analyses(inputs: readonly string[], spec: BatchSpec, options: AnalysesOptions): AsyncIterable<PoolReply<Outcome>> {
   if (options.jobs <= 1 || inputs.length <= 1) return inThread(inputs, spec, options);
-  return mapResults(
-    workerPool<string, Outcome>(inputs, {
-      jobs: options.jobs,
-      script: new URL('./batch-worker.js', import.meta.url),
-      workerData: spec,
-      onCrash: (reason) => ({ error: `analysis stopped: ${reason}` }),
-    }),
-  );
+  return workerPool<string, Outcome>(inputs, {
+    jobs: options.jobs,
+    script: new URL('./batch-worker.js', import.meta.url),
+    workerData: spec,
+    onCrash: (reason) => ({ error: `analysis stopped: ${reason}` }),
+  });
 }
 
-async function* inThread(inputs: readonly string[], spec: BatchSpec, options: AnalysesOptions): AsyncGenerator<Done> {
+async function* inThread(inputs: readonly string[], spec: BatchSpec, options: AnalysesOptions): AsyncGenerator<PoolReply<Outcome>> {
   for (const [index, input] of inputs.entries()) {
     const progress = options.progress?.(input);
-    let outcome: Outcome;
+    let result: Outcome;
     try {
-      outcome = { report: await reportOf(input, spec.limits, options.rules, progress && ((bytes) => progress.update(bytes))) };
+      result = { report: await reportOf(input, spec.limits, options.rules, progress && ((bytes) => progress.update(bytes))) };
     } catch (err) {
-      outcome = { error: describeError(err), cause: err };
+      result = { error: describeError(err), cause: err };
     } finally {
       progress?.done();
     }
-    yield { index, outcome };
+    yield { index, result };
   }
-}
-
-async function* mapResults(results: AsyncIterable<{ index: number; result: Outcome }>): AsyncGenerator<Done> {
-  for await (const { index, result } of results) yield { index, outcome: result };
 }
 
 /** A message to a pool worker, and its answer. */

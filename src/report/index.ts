@@ -14,7 +14,8 @@ import type { Report } from './model.js';
 import { VERSION } from './build.js';
 import { compareStrings, displayTime, sanitizeText, SEVERITIES_DESC, sortFindings } from './common.js';
 import { HTML_CSP, loadTemplate } from './html.js';
-import { mdCell, mdText, table } from './markdown.js';
+import { put, type JsonObject } from './json.js';
+import { known, mdCell, mdText, table } from './markdown.js';
 
 /** Version of the index's shape (`schema/index.schema.json`). */
 export const INDEX_SCHEMA_VERSION = '1.0';
@@ -143,13 +144,6 @@ function highestPerRule(row: IndexRow): Map<string, IndexFinding> {
 // ---------------------------------------------------------------------------------------------
 // JSON and JSON lines: fixed key order (the schema's), absent values left out.
 
-type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
-type JsonObject = { [key: string]: Json };
-
-function put(obj: JsonObject, key: string, value: Json | undefined): void {
-  if (value !== undefined) obj[key] = value;
-}
-
 function rowJson(row: IndexRow): JsonObject {
   const out: JsonObject = { input: row.input, status: row.status };
   put(out, 'error', row.error);
@@ -208,10 +202,6 @@ function mainReport(row: IndexRow, preferred: string): string | undefined {
 function severityCells(index: BatchIndex, row: IndexRow): (Severity | undefined)[] {
   const fired = highestPerRule(row);
   return index.rules.map((rule) => fired.get(rule.ruleId)?.severity);
-}
-
-function known(value: string | undefined): string {
-  return value === undefined || value === '' ? 'unknown' : value;
 }
 
 /** The index as GitHub-flavoured Markdown. */

@@ -284,7 +284,8 @@ function mdUrl(href: string): string {
   return href.replace(/[\s()<>[\]`|\\]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
 }
 
-function known(value: string | undefined): string {
+/** `unknown` for a missing or empty value. */
+export function known(value: string | undefined): string {
   return value === undefined || value === '' ? 'unknown' : value;
 }
 
