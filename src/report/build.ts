@@ -5,7 +5,8 @@ import { SEVERITIES, severityRank, type Severity } from '../engine/findings.js';
 import { REPORT_SCHEMA_VERSION, type Report } from './model.js';
 import { collectTimeline, historyRows, REPORT_SCOPE } from './timeline-items.js';
 
-const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+/** mgsift's own version (package.json), written into every report. */
+export const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 /** The report of one analysis: what every renderer (JSON, HTML, Markdown, JUnit) draws from. */
 export function buildReport(analysis: Analysis, now: Date = new Date()): Report {

@@ -44,8 +44,8 @@ export interface HtmlOptions {
 
 /** The report as one self-contained HTML document. */
 export function renderHtml(report: Report, options: HtmlOptions = {}): string {
-  const template = loadTemplate(options.templatesDir ?? DEFAULT_TEMPLATES);
-  return template(htmlView(report, options), { allowProtoPropertiesByDefault: false, allowProtoMethodsByDefault: false });
+  const template = loadTemplate(options.templatesDir ?? DEFAULT_TEMPLATES, 'report.html.hbs');
+  return template(htmlView(report, options));
 }
 
 /** The Content-Security-Policy the document declares (also asserted by the tests). */
@@ -242,26 +242,34 @@ function evidenceView(e: Evidence): EvidenceView {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Templates: one isolated Handlebars instance per templates folder, compiled once.
+// Templates: one isolated Handlebars instance per templates folder, each page compiled once.
 
-type Template = (view: HtmlView, options?: Handlebars.RuntimeOptions) => string;
+/** A compiled page: prints a view model of plain strings, never prototype members. */
+export type Template = (view: object) => string;
 
 const templates = new Map<string, Template>();
+const instances = new Map<string, typeof Handlebars>();
 
-function loadTemplate(dir: URL | string): Template {
-  const base = typeof dir === 'string' ? dir : fileURLToPath(dir);
-  const cached = templates.get(base);
+/** `file` in `dir` (with the partials of `dir/partials/`), compiled once per process. */
+export function loadTemplate(dir: URL | string, file: string): Template {
+  const base = (typeof dir === 'string' ? dir : fileURLToPath(dir)).replace(/\/+$/, '');
+  const key = `${base}/${file}`;
+  const cached = templates.get(key);
   if (cached !== undefined) return cached;
-  const hb = Handlebars.create();
   const compileOptions: CompileOptions = { strict: true, preventIndent: true, knownHelpersOnly: true };
-  const partialsDir = `${base.replace(/\/+$/, '')}/partials`;
-  for (const name of readdirSync(partialsDir).sort()) {
-    if (!name.endsWith('.hbs')) continue;
-    const source = readFileSync(`${partialsDir}/${name}`, 'utf8');
-    hb.registerPartial(name.slice(0, -'.hbs'.length), hb.compile(source, compileOptions));
+  let hb = instances.get(base);
+  if (hb === undefined) {
+    hb = Handlebars.create();
+    const partialsDir = `${base}/partials`;
+    for (const name of readdirSync(partialsDir).sort()) {
+      if (!name.endsWith('.hbs')) continue;
+      const source = readFileSync(`${partialsDir}/${name}`, 'utf8');
+      hb.registerPartial(name.slice(0, -'.hbs'.length), hb.compile(source, compileOptions));
+    }
+    instances.set(base, hb);
   }
-  const main = hb.compile<HtmlView>(readFileSync(`${base.replace(/\/+$/, '')}/report.html.hbs`, 'utf8'), compileOptions);
-  const template: Template = (view, options) => main(view, options);
-  templates.set(base, template);
+  const page = hb.compile<object>(readFileSync(key, 'utf8'), compileOptions);
+  const template: Template = (view) => page(view, { allowProtoPropertiesByDefault: false, allowProtoMethodsByDefault: false });
+  templates.set(key, template);
   return template;
 }

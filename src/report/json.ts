@@ -17,8 +17,8 @@ import type { Problem } from '../core/problems.js';
 import type { ClusterIdentity, HistoryRow, Report, TimelineItem } from './model.js';
 import { compareStrings, SEVERITIES_DESC, sortByRuleId, sortFindings, sortProblems, sortTimeline } from './common.js';
 
-type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
-type JsonObject = { [key: string]: Json };
+export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
 
 /** The report as JSON text. */
 export function renderJson(report: Report): string {
@@ -56,7 +56,8 @@ export function toJsonReport(report: Report): JsonObject {
   return out;
 }
 
-function put(obj: JsonObject, key: string, value: Json | undefined): void {
+/** Sets `key` only when there is a value: absent stays absent in the JSON. */
+export function put(obj: JsonObject, key: string, value: Json | undefined): void {
   if (value !== undefined) obj[key] = value;
 }
 

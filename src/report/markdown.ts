@@ -287,7 +287,8 @@ function mdUrl(href: string): string {
   return href.replace(/[\s()<>[\]`|\\]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
 }
 
-function known(value: string | undefined): string {
+/** `unknown` for a missing or empty value. */
+export function known(value: string | undefined): string {
   return value === undefined || value === '' ? 'unknown' : value;
 }
 
@@ -299,7 +300,7 @@ function bytes(n: number): string {
  * A GFM table; every cell is archive text (escaped) except the columns in `markdownColumns`,
  * which this module wrote itself from known values.
  */
-function table(head: string[], rows: string[][], markdownColumns: Set<number> = new Set()): string {
+export function table(head: string[], rows: string[][], markdownColumns: Set<number> = new Set()): string {
   const line = (cells: string[]): string => `| ${cells.join(' | ')} |`;
   const body = rows.map((row) => line(row.map((cell, i) => (markdownColumns.has(i) ? cell : mdCell(cell)))));
   return [line(head), line(head.map(() => '---')), ...body, ''].join('\n');

@@ -81,7 +81,8 @@ export async function openInput(input: string, options: SourceOptions): Promise<
   }
 }
 
-async function readHead(path: string): Promise<Buffer> {
+/** The first bytes of a file: what `detectMagic` needs. */
+export async function readHead(path: string): Promise<Buffer> {
   const handle = await openFile(path, 'r');
   try {
     const buffer = Buffer.alloc(MAGIC_PEEK_BYTES);

@@ -172,6 +172,28 @@ describe.skipIf(!hasChromium)(`HTML report in Chromium (${CHROMIUM})`, () => {
       await context.close();
     }
   });
+
+  it('the index of a batch: renders, no request or error, a row per archive, its link opens the report', async () => {
+    const samples = fileURLToPath(new URL('../../samples/', import.meta.url));
+    const inputs = ['healthy', 'mco-ignition-rollback', 'old-boot-image'].map((name) => join(samples, `${name}.tar.gz`));
+    const run = mgsift(['analyze', ...inputs, join(dir, 'missing.tar.gz'), '-o', dir, '--format', 'html', '--jobs', '2', '-q']);
+    expect(run.code).toBe(1);
+    const { page, context, url, requests, errors, dialogs } = await open('index', readFileSync(join(dir, 'index.html'), 'utf8'));
+    try {
+      expect(await page.locator('table.matrix tbody tr:not(.why)').count()).toBe(4);
+      expect(await page.locator('table.matrix tr.status-failed:not(.why)', { hasText: 'missing.tar.gz' }).isVisible()).toBe(true);
+      expect(await page.locator('table.matrix th.rule-col', { hasText: 'clusteroperator-unavailable' }).isVisible()).toBe(true);
+      expect(dialogs).toEqual([]);
+      expect(errors).toEqual([]);
+      expect(requests).toEqual([url]);
+      await page.screenshot({ path: join(OUTPUT, 'browser-index.png'), fullPage: true });
+      await page.locator('a', { hasText: 'mco-ignition-rollback.tar.gz' }).click();
+      await expect(page.locator('article.finding').first()).toBeVisibleSoon();
+      expect(page.url()).toBe(pathToFileURL(join(dir, 'mco-ignition-rollback.html')).href);
+    } finally {
+      await context.close();
+    }
+  });
 });
 
 // A tiny matcher so the first check waits for layout rather than racing it.

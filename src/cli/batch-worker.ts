@@ -1,0 +1,20 @@
+/**
+ * A worker thread of `analyze --jobs N`: loads the rules once, then answers each input with its
+ * report or the one-line reason there is none (see `workerPool` in batch.ts).
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { describeError } from '../core/problems.js';
+import { reportOf, specRules, type BatchSpec, type Outcome, type PoolReply, type PoolRequest } from './batch.js';
+
+const port = parentPort;
+if (port === null) throw new Error('batch-worker.js runs only as a worker thread');
+const spec = workerData as BatchSpec;
+const rules = await specRules(spec);
+
+port.on('message', (request: PoolRequest<string>) => {
+  const reply = (result: Outcome): void => port.postMessage({ index: request.index, result } satisfies PoolReply<Outcome>);
+  reportOf(request.task, spec.limits, rules).then(
+    (report) => reply({ report }),
+    (err: unknown) => reply({ error: describeError(err) }),
+  );
+});

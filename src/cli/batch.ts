@@ -1,0 +1,173 @@
+/**
+ * Many analyses at once. With one job they run here, one after another; with more, in a pool of
+ * worker threads running the same code (the analysis is CPU-bound on its thread), one analysis
+ * per worker at a time. Results come back in completion order, each tagged with its input's
+ * index; a failure (unreadable input, unexpected error, a worker that dies) is a result too, so
+ * the other inputs go on.
+ */
+import { Worker } from 'node:worker_threads';
+import { analyzeInput } from '../analysis/analyze.js';
+import { buildReport } from '../report/build.js';
+import type { Report } from '../report/model.js';
+import type { WalkProgress } from '../ingest/walk.js';
+import { loadRules } from '../engine/load.js';
+import type { Rule } from '../engine/rule.js';
+import type { Limits } from '../core/limits.js';
+import { describeError } from '../core/problems.js';
+
+/** What a worker needs to analyse as this thread would: the limits and the same rules. */
+export interface BatchSpec {
+  limits: Limits;
+  /** User rule folders, loaded after the built-in pack as `--rules` does. */
+  ruleDirs: string[];
+  /** The rules `--only` / `--exclude` selected, by id. */
+  ruleIds: string[];
+}
+
+/** One input's result: its report, or the one-line reason there is none. */
+export type Outcome = { report: Report } | { error: string; cause?: unknown };
+
+/** The whole pipeline for one input, down to the report every renderer draws from. */
+export async function reportOf(input: string, limits: Limits, rules: readonly Rule[], onProgress?: (progress: WalkProgress) => void): Promise<Report> {
+  return buildReport(await analyzeInput(input, { limits, rules, onProgress }));
+}
+
+/** The rules a {@link BatchSpec} names (its folders were loaded and checked once already). */
+export async function specRules(spec: BatchSpec): Promise<Rule[]> {
+  const wanted = new Set(spec.ruleIds);
+  return (await loadRules(spec.ruleDirs)).rules.filter((rule) => wanted.has(rule.id));
+}
+
+export interface AnalysesOptions {
+  jobs: number;
+  /** Rules for analyses in this thread (workers load theirs from the spec). */
+  rules: readonly Rule[];
+  /** Byte progress of an analysis in this thread. */
+  progress?: (input: string) => { update(progress: WalkProgress): void; done(): void };
+}
+
+/** Every input analysed, in completion order, each result with its input's index. */
+export function analyses(inputs: readonly string[], spec: BatchSpec, options: AnalysesOptions): AsyncIterable<PoolReply<Outcome>> {
+  if (options.jobs <= 1 || inputs.length <= 1) return inThread(inputs, spec, options);
+  return workerPool<string, Outcome>(inputs, {
+    jobs: options.jobs,
+    script: new URL('./batch-worker.js', import.meta.url),
+    workerData: spec,
+    onCrash: (reason) => ({ error: `analysis stopped: ${reason}` }),
+  });
+}
+
+async function* inThread(inputs: readonly string[], spec: BatchSpec, options: AnalysesOptions): AsyncGenerator<PoolReply<Outcome>> {
+  for (const [index, input] of inputs.entries()) {
+    const progress = options.progress?.(input);
+    let result: Outcome;
+    try {
+      result = { report: await reportOf(input, spec.limits, options.rules, progress && ((at) => progress.update(at))) };
+    } catch (err) {
+      result = { error: describeError(err), cause: err };
+    } finally {
+      progress?.done();
+    }
+    yield { index, result };
+  }
+}
+
+/** A message to a pool worker, and its answer. */
+export interface PoolRequest<T> {
+  index: number;
+  task: T;
+}
+export interface PoolReply<R> {
+  index: number;
+  result: R;
+}
+
+export interface PoolOptions<R> {
+  jobs: number;
+  /** Worker script: answers each {@link PoolRequest} with one {@link PoolReply}. */
+  script: URL;
+  workerData: unknown;
+  /** The result of a task whose worker died (uncaught error, out of memory, exit). */
+  onCrash: (reason: string) => R;
+}
+
+/**
+ * Runs tasks on up to `jobs` worker threads, one task per worker at a time, and yields the
+ * results as they come. A worker that dies fails its current task only; a fresh worker takes
+ * the remaining tasks. Stopping the iteration early terminates every worker.
+ */
+export async function* workerPool<T, R>(tasks: readonly T[], options: PoolOptions<R>): AsyncGenerator<PoolReply<R>> {
+  const results = new Channel<PoolReply<R>>();
+  const workers = new Set<Worker>();
+  let next = 0;
+  const start = (): void => {
+    const worker = new Worker(options.script, { workerData: options.workerData });
+    workers.add(worker);
+    let current: number | undefined;
+    let crash: unknown;
+    const feed = (): void => {
+      if (next < tasks.length) {
+        current = next++;
+        worker.postMessage({ index: current, task: tasks[current] as T } satisfies PoolRequest<T>);
+      } else {
+        current = undefined;
+        void worker.terminate();
+      }
+    };
+    worker.on('message', (reply: PoolReply<R>) => {
+      results.push(reply);
+      feed();
+    });
+    worker.on('error', (err) => {
+      crash = err;
+    });
+    worker.on('exit', (code) => {
+      workers.delete(worker);
+      if (current !== undefined) {
+        results.push({ index: current, result: options.onCrash(crash !== undefined ? describeError(crash) : `worker exited with code ${code}`) });
+        current = undefined;
+        if (next < tasks.length) start();
+      }
+      if (workers.size === 0) results.close();
+    });
+    feed();
+  };
+  if (tasks.length === 0) return;
+  try {
+    for (let i = 0; i < Math.min(options.jobs, tasks.length); i++) start();
+    yield* results;
+  } finally {
+    await Promise.all([...workers].map((worker) => worker.terminate()));
+  }
+}
+
+/** An unbounded queue read as an async iterable: pushes never wait, reads wait for a push. */
+class Channel<T> implements AsyncIterable<T> {
+  private readonly items: T[] = [];
+  private closed = false;
+  private wake: (() => void) | undefined;
+
+  push(item: T): void {
+    this.items.push(item);
+    this.signal();
+  }
+
+  close(): void {
+    this.closed = true;
+    this.signal();
+  }
+
+  private signal(): void {
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<T> {
+    for (;;) {
+      if (this.items.length > 0) yield this.items.shift() as T;
+      else if (this.closed) return;
+      else await new Promise<void>((resolve) => (this.wake = resolve));
+    }
+  }
+}
