@@ -8,6 +8,11 @@ export interface Limits {
   maxEntries: number;
   /** Longest log line kept whole; a longer one is cut to this length. */
   maxLineBytes: number;
+  /**
+   * Largest file parsed whole in memory (YAML: js-yaml does not stream); larger ones are
+   * skipped and reported. JSON read for its objects alone is streamed whatever its size.
+   */
+  maxParseBytes: number;
   /** Largest ratio of uncompressed to compressed bytes tolerated (bomb guard). */
   maxInflationRatio: number;
 }
@@ -17,5 +22,8 @@ export const DEFAULT_LIMITS: Limits = {
   maxTotalBytes: 32 * 1024 * 1024 * 1024,
   maxEntries: 1_000_000,
   maxLineBytes: 64 * 1024,
+  // A YAML List costs about 5 times its size once parsed: 64 MiB keeps a run under 512 MB
+  // (the largest file of the real must-gathers is 4 MB).
+  maxParseBytes: 64 * 1024 * 1024,
   maxInflationRatio: 200,
 };

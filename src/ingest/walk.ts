@@ -5,13 +5,11 @@ import type { ClassifiedEntry } from '../layout/types.js';
 import { parseYamlItems } from '../parsers/yaml.js';
 import { parseJsonItems, parseJsonTextItems } from '../parsers/json.js';
 import { readAll } from '../sources/bytes.js';
+import { LongLineCounter } from '../parsers/lines.js';
 import { isSingleFile } from '../sources/open.js';
 import type { Entry, Source } from '../sources/types.js';
 import type { EntryConsumer, Need, WalkSummary } from './consumer.js';
 import { itemLines } from './item-lines.js';
-
-/** YAML is parsed whole (js-yaml does not stream): files above this are skipped, and say so. */
-const MAX_YAML_BYTES = 256 * 1024 * 1024;
 
 export interface WalkOptions {
   problems: Problems;
@@ -89,15 +87,20 @@ async function readText(
   before: number,
 ): Promise<number> {
   const readers = consumers.filter((_, i) => needs[i]?.text);
+  const longLines = new LongLineCounter(options.limits.maxLineBytes);
   let bytes = 0;
   try {
     for await (const chunk of entry.body()) {
       bytes += chunk.length;
+      longLines.push(chunk);
       for (const reader of readers) reader.text?.(chunk, classified);
       if (options.onProgress && bytes % (16 * 1024 * 1024) < chunk.length) options.onProgress(before + bytes);
     }
   } finally {
     for (const reader of readers) reader.endText?.(classified);
+    if (longLines.count > 0) {
+      options.problems.warn(entry.path, `${longLines.count} line(s) longer than ${options.limits.maxLineBytes} bytes cut (--max-line-bytes)`);
+    }
   }
   return bytes;
 }
@@ -125,8 +128,9 @@ async function readObjects(
     }
     return bytes;
   }
-  const buffer = await readAll(entry.body(), Math.min(MAX_YAML_BYTES, options.limits.maxEntryBytes)).catch((err: unknown) => {
-    problems.warn(entry.path, `not parsed: ${describeError(err)}`);
+  // YAML is parsed whole (js-yaml does not stream): files above the parse limit are skipped.
+  const buffer = await readAll(entry.body(), Math.min(options.limits.maxParseBytes, options.limits.maxEntryBytes)).catch((err: unknown) => {
+    problems.warn(entry.path, `not parsed: ${describeError(err)} (--max-parse-bytes)`);
     return undefined;
   });
   if (!buffer) return 0;

@@ -8,6 +8,7 @@
 import { SEVERITIES, severityRank } from '../engine/findings.js';
 import type { Finding, NotChecked, Passed, Severity } from '../engine/findings.js';
 import type { Problem } from '../core/problems.js';
+import type { Limits } from '../core/limits.js';
 import type { Report, TimelineItem } from './model.js';
 
 /** Evidence items shown per finding in the HTML and Markdown reports; the rest are counted. */
@@ -177,6 +178,19 @@ export function formatBytes(bytes: number): string {
   }
   const text = unit === 0 ? String(value) : value.toFixed(value >= 100 ? 0 : 1).replace(/\.0$/, '');
   return `${text} ${units[unit]}`;
+}
+
+/** The limits a report states, each with the option that sets it. */
+export function limitRows(limits: Limits): { label: string; value: string }[] {
+  const bytes = (n: number): string => `${formatBytes(n)} (${n} bytes)`;
+  return [
+    { label: 'Largest entry read (--max-entry-bytes)', value: bytes(limits.maxEntryBytes) },
+    { label: 'Total bytes read at most (--max-total-bytes)', value: bytes(limits.maxTotalBytes) },
+    { label: 'Entries read at most (--max-entries)', value: String(limits.maxEntries) },
+    { label: 'Longest log line kept whole (--max-line-bytes)', value: bytes(limits.maxLineBytes) },
+    { label: 'Largest YAML file parsed (--max-parse-bytes)', value: bytes(limits.maxParseBytes) },
+    { label: 'Largest inflation ratio (--max-inflation-ratio)', value: `${limits.maxInflationRatio}:1` },
+  ];
 }
 
 /** Human name of a timeline lane. */

@@ -23,6 +23,7 @@ import {
   formatUtc,
   httpUrl,
   laneTitle,
+  limitRows,
   remediationBlocks,
   sanitizeText,
   sortByRuleId,
@@ -259,13 +260,7 @@ export function htmlView(report: Report, options: HtmlOptions = {}): HtmlView {
       reason: s(p.reason),
     })),
     hasProblems: report.problems.length > 0,
-    limits: [
-      { label: 'Largest entry read', value: bytes(report.limits.maxEntryBytes) },
-      { label: 'Total bytes read at most', value: bytes(report.limits.maxTotalBytes) },
-      { label: 'Entries read at most', value: String(report.limits.maxEntries) },
-      { label: 'Longest log line kept whole', value: bytes(report.limits.maxLineBytes) },
-      { label: 'Largest inflation ratio', value: `${report.limits.maxInflationRatio}:1` },
-    ],
+    limits: limitRows(report.limits),
     stats: [
       { label: 'Entries read', value: String(report.stats.entries) },
       { label: 'Bytes read', value: bytes(report.stats.bytesRead) },

@@ -20,6 +20,7 @@ import {
   formatUtc,
   httpUrl,
   laneTitle,
+  limitRows,
   remediationBlocks,
   sanitizeText,
   sortByRuleId,
@@ -153,11 +154,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
     table(
       ['Limit', 'Value'],
       [
-        ['Largest entry read', bytes(l.maxEntryBytes)],
-        ['Total bytes read at most', bytes(l.maxTotalBytes)],
-        ['Entries read at most', String(l.maxEntries)],
-        ['Longest log line kept whole', bytes(l.maxLineBytes)],
-        ['Largest inflation ratio', `${l.maxInflationRatio}:1`],
+        ...limitRows(l).map((row) => [mdText(row.label), row.value]),
         ['Entries read', String(report.stats.entries)],
         ['Bytes read', bytes(report.stats.bytesRead)],
         ['Duration', `${Math.round(report.stats.durationMs)} ms`],

@@ -4,9 +4,15 @@ import lzma from 'lzma-native';
 import type { Limits } from '../core/limits.js';
 
 /** Output size past which the inflation-ratio guard applies (small files may inflate a lot). */
-const RATIO_GRACE_BYTES = 64 * 1024 * 1024;
+export const RATIO_GRACE_BYTES = 64 * 1024 * 1024;
 /** zlib's output chunk: 64 KB is about 30 % faster than the 16 KB default. */
 const GUNZIP_CHUNK = 64 * 1024;
+/**
+ * Compressed bytes handed to liblzma per call. A call decodes all its input on the thread pool
+ * and cannot be stopped midway, so this bounds what a bomb still inflates after the guard has
+ * stopped reading it (16 KB of xz inflate to about 100 MB at most).
+ */
+const XZ_INPUT_PIECE = 16 * 1024;
 
 export type Compression = 'gzip' | 'xz';
 
@@ -59,8 +65,14 @@ function gunzip(input: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
  */
 function unxz(input: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
   const xz = lzma.createDecompressor();
-  const source = Readable.from(input);
+  const source = Readable.from(pieces(input, XZ_INPUT_PIECE));
   source.on('error', (err) => xz.destroy(err));
   source.pipe(xz);
   return xz;
+}
+
+async function* pieces(input: AsyncIterable<Buffer>, size: number): AsyncGenerator<Buffer> {
+  for await (const chunk of input) {
+    for (let at = 0; at < chunk.length; at += size) yield chunk.subarray(at, at + size);
+  }
 }
