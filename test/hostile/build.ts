@@ -18,6 +18,8 @@ export const IMAGE = 'must-gather-aws/quay-io-openshift-release-dev-ocp-v4-0-art
 export interface TarMember {
   name: string;
   data?: Buffer | string;
+  /** A large body, streamed: its size and its chunks. */
+  stream?: { size: number; chunks: Iterable<Buffer> };
   type?: 'file' | 'directory' | 'symlink' | 'link' | 'character-device' | 'block-device' | 'fifo';
   linkname?: string;
 }
@@ -49,10 +51,12 @@ export async function writeTar(file: string, members: Iterable<TarMember>): Prom
   const done = file.endsWith('.gz') ? pipeline(pack, createGzip({ level: 1 }), sink) : pipeline(pack, sink);
   for (const member of members) {
     const data = member.data === undefined ? undefined : Buffer.from(member.data);
+    const size = member.stream?.size ?? data?.length ?? 0;
     await new Promise<void>((resolve, reject) => {
-      const header = { name: member.name, type: member.type ?? 'file', linkname: member.linkname, size: data?.length ?? 0, mode: 0o644, mtime: new Date(0) };
+      const header = { name: member.name, type: member.type ?? 'file', linkname: member.linkname, size, mode: 0o644, mtime: new Date(0) };
       const callback = (err?: Error | null): void => (err ? reject(err) : resolve());
-      if (data === undefined) pack.entry(header, callback);
+      if (member.stream) void pipeline(Readable.from(member.stream.chunks), pack.entry(header, callback)).catch(reject);
+      else if (data === undefined) pack.entry(header, callback);
       else pack.entry(header, data, callback);
     });
   }

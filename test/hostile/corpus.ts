@@ -382,15 +382,22 @@ export const CORPUS: readonly HostileCase[] = [
     async build(dir) {
       function* members(): Generator<TarMember> {
         yield* mgMiniMembers().filter((m) => m.name !== PODS);
-        const items: string[] = ['apiVersion: v1', 'kind: List', 'items:'];
-        let size = 0;
-        for (let i = 0; size < 300 * MIB; i++) {
-          // a uid per item keeps the ratio real (~10:1), under the bomb guard
-          const item = `- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: pod-${i}\n    namespace: openshift-cluster-version\n    uid: ${(Math.imul(i, 2654435761) >>> 0).toString(16)}-${(Math.imul(i, 40503) >>> 0).toString(36)}\n  status:\n    phase: Running\n`;
-          items.push(item);
-          size += item.length;
+        const size = 300 * MIB;
+        function* chunks(): Generator<Buffer> {
+          let left = size;
+          let block = 'apiVersion: v1\nkind: List\nitems:\n';
+          for (let i = 0; left > 0; i++) {
+            // a uid per item keeps the ratio real (~10:1), under the bomb guard
+            block += `- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: pod-${i}\n    namespace: openshift-cluster-version\n    uid: ${(Math.imul(i, 2654435761) >>> 0).toString(16)}-${(Math.imul(i, 40503) >>> 0).toString(36)}\n  status:\n    phase: Running\n`;
+            if (block.length >= 64 * 1024 || block.length >= left) {
+              const chunk = Buffer.from(block.slice(0, left));
+              left -= chunk.length;
+              block = '';
+              yield chunk;
+            }
+          }
         }
-        yield { name: PODS, data: items.join('\n') };
+        yield { name: PODS, stream: { size, chunks: chunks() } };
       }
       return tarCase(dir, 'big-list.tar.gz', members());
     },
