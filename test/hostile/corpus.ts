@@ -81,6 +81,24 @@ export function degradedOperator(name: string, message: string): string {
   ].join('\n');
 }
 
+/**
+ * mg-mini carrying the payloads where a report quotes archive text: a Degraded ClusterOperator's
+ * name, reason and message (clusteroperator-degraded quotes them), a CVO log line that
+ * cvo-status-rejected-capabilities quotes as evidence, and a broken file whose name is markup
+ * (listed under "What could not be read").
+ */
+export function payloadMembers(): TarMember[] {
+  const cvoLog = readFileSync(join(MG_MINI, CVO_LOG), 'utf8');
+  const rejected =
+    'I0803 10:00:00.000000       1 cvo.go:601] Error handling openshift-cluster-version/version: ClusterVersion.config.openshift.io "version" is invalid: ' +
+    'status.capabilities.enabledCapabilities[0]: Unsupported value: "<img src=x onerror=alert(7)>": supported values: "<script>alert(8)</script>", "Console"\n';
+  return mgMiniWith(
+    { name: `${OPERATORS}/payload.yaml`, data: degradedOperator(PAYLOADS[2], PAYLOADS.join(' ')) },
+    { name: CVO_LOG, data: `${cvoLog}${rejected}` },
+    { name: `${OPERATORS}/${PAYLOADS[1]}.yaml`, data: 'kind: [ClusterOperator\n' },
+  );
+}
+
 async function tarCase(dir: string, name: string, members: Iterable<TarMember>): Promise<BuiltCase> {
   const input = join(dir, name);
   await writeTar(input, members);
@@ -405,17 +423,8 @@ export const CORPUS: readonly HostileCase[] = [
   {
     name: 'HTML and script payloads in log lines, object fields and file names',
     exit: 1,
-    says: /could not be read/,
-    build: (dir) =>
-      tarCase(
-        dir,
-        'payloads.tar',
-        mgMiniWith(
-          { name: `${OPERATORS}/payload.yaml`, data: degradedOperator('payload', PAYLOADS.join(' ')) },
-          { name: CVO_LOG, data: `I0803 09:28:09.655711       1 sync_worker.go:602] ${PAYLOADS.join(' ')}\n` },
-          { name: `${OPERATORS}/${PAYLOADS[1]}.yaml`, data: 'kind: [ClusterOperator\n' },
-        ),
-      ),
+    says: /could not be read: .*<img src=x onerror=alert\("mgsift-xss-2"\)>\.yaml: YAML document 1/,
+    build: (dir) => tarCase(dir, 'payloads.tar', payloadMembers()),
   },
   {
     name: 'non-UTF-8 file names in a tar',
