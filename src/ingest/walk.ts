@@ -129,7 +129,7 @@ async function readObjects(
     return bytes;
   }
   // YAML is parsed whole (js-yaml does not stream): files above the parse limit are skipped.
-  const buffer = await readAll(entry.body(), Math.min(options.limits.maxParseBytes, options.limits.maxEntryBytes)).catch((err: unknown) => {
+  let buffer: Buffer | undefined = await readAll(entry.body(), Math.min(options.limits.maxParseBytes, options.limits.maxEntryBytes)).catch((err: unknown) => {
     problems.warn(entry.path, `not parsed: ${describeError(err)} (--max-parse-bytes)`);
     return undefined;
   });
@@ -139,11 +139,13 @@ async function readObjects(
     reader.endText?.(classified);
   }
   const text = buffer.toString('utf8');
+  const bytes = buffer.length;
+  buffer = undefined; // the text replaces it: free it before the parse builds its objects
   const lines = itemLines(text);
   const items = classified.format === 'json' ? parseJsonTextItems(text, entry.path, problems) : parseYamlItems(text, entry.path, problems);
   for (const parsed of items) {
     const place = { line: lines(parsed.doc, parsed.item) };
     for (const reader of objectReaders) reader.object?.(parsed.object, classified, place);
   }
-  return buffer.length;
+  return bytes;
 }
