@@ -180,15 +180,19 @@ export function formatBytes(bytes: number): string {
   return `${text} ${units[unit]}`;
 }
 
+/** `1 GiB (1073741824 bytes)`: readable, and exact. */
+export function formatByteCount(n: number): string {
+  return `${formatBytes(n)} (${n} bytes)`;
+}
+
 /** The limits a report states, each with the option that sets it. */
 export function limitRows(limits: Limits): { label: string; value: string }[] {
-  const bytes = (n: number): string => `${formatBytes(n)} (${n} bytes)`;
   return [
-    { label: 'Largest entry read (--max-entry-bytes)', value: bytes(limits.maxEntryBytes) },
-    { label: 'Total bytes read at most (--max-total-bytes)', value: bytes(limits.maxTotalBytes) },
+    { label: 'Largest entry read (--max-entry-bytes)', value: formatByteCount(limits.maxEntryBytes) },
+    { label: 'Total bytes read at most (--max-total-bytes)', value: formatByteCount(limits.maxTotalBytes) },
     { label: 'Entries read at most (--max-entries)', value: String(limits.maxEntries) },
-    { label: 'Longest log line kept whole (--max-line-bytes)', value: bytes(limits.maxLineBytes) },
-    { label: 'Largest YAML file parsed (--max-parse-bytes)', value: bytes(limits.maxParseBytes) },
+    { label: 'Longest log line kept whole (--max-line-bytes)', value: formatByteCount(limits.maxLineBytes) },
+    { label: 'Largest YAML file parsed (--max-parse-bytes)', value: formatByteCount(limits.maxParseBytes) },
     { label: 'Largest inflation ratio (--max-inflation-ratio)', value: `${limits.maxInflationRatio}:1` },
   ];
 }

@@ -19,7 +19,7 @@ import {
   displayTime,
   EVIDENCE_SHOWN,
   evidenceNotShown,
-  formatBytes,
+  formatByteCount,
   formatUtc,
   httpUrl,
   laneTitle,
@@ -263,15 +263,12 @@ export function htmlView(report: Report, options: HtmlOptions = {}): HtmlView {
     limits: limitRows(report.limits),
     stats: [
       { label: 'Entries read', value: String(report.stats.entries) },
-      { label: 'Bytes read', value: bytes(report.stats.bytesRead) },
+      { label: 'Bytes read', value: formatByteCount(report.stats.bytesRead) },
       { label: 'Duration', value: `${Math.round(report.stats.durationMs)} ms` },
     ],
   };
 }
 
-function bytes(n: number): string {
-  return `${formatBytes(n)} (${n} bytes)`;
-}
 
 function findingView(f: Finding, index: number, shown: number): FindingView {
   const evidence = f.evidence.slice(0, shown).map(evidenceView);

@@ -16,7 +16,7 @@ import {
   displayTime,
   EVIDENCE_SHOWN,
   evidenceNotShown,
-  formatBytes,
+  formatByteCount,
   formatUtc,
   httpUrl,
   laneTitle,
@@ -156,7 +156,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
       [
         ...limitRows(l).map((row) => [mdText(row.label), row.value]),
         ['Entries read', String(report.stats.entries)],
-        ['Bytes read', bytes(report.stats.bytesRead)],
+        ['Bytes read', formatByteCount(report.stats.bytesRead)],
         ['Duration', `${Math.round(report.stats.durationMs)} ms`],
       ],
     ),
@@ -285,9 +285,6 @@ function known(value: string | undefined): string {
   return value === undefined || value === '' ? 'unknown' : value;
 }
 
-function bytes(n: number): string {
-  return `${formatBytes(n)} (${n} bytes)`;
-}
 
 /**
  * A GFM table; every cell is archive text (escaped) except the columns in `markdownColumns`,
