@@ -104,7 +104,7 @@ export function ustarHeader(name: Buffer, size: number, type = '0'): Buffer {
 }
 
 /** Recomputes a tar header's checksum after its bytes were changed. */
-export function fixChecksum(header: Buffer): void {
+function fixChecksum(header: Buffer): void {
   header.fill(0x20, 148, 156);
   let sum = 0;
   for (let i = 0; i < 512; i++) sum += header[i]!;

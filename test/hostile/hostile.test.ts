@@ -75,5 +75,5 @@ describe('hostile corpus, through the CLI', () => {
     const outside = (files: Record<string, string>) =>
       Object.fromEntries(Object.entries(files).filter(([path]) => path !== out && path !== join(root, 'run') && !path.startsWith(`${out}/`)));
     expect(outside(after)).toEqual(outside(before));
-  });
+  }, 2 * TIME_LIMIT_MS); // building the case, then the run's own 60 s
 });
