@@ -75,7 +75,7 @@ describe('analyze: outputs and exit codes', () => {
 
   it('takes every input limit as an option, defaults in --help, values in the report', () => {
     const help = mgsift(['analyze', '--help']).stdout;
-    for (const [flag, value] of [['--max-entry-bytes', '1G'], ['--max-total-bytes', '32G'], ['--max-entries', '1000000'], ['--max-line-bytes', '64K'], ['--max-parse-bytes', '64M'], ['--max-inflation-ratio', '200']]) {
+    for (const [flag, value] of [['--max-entry-bytes', '1G'], ['--max-total-bytes', '32G'], ['--max-entries', '1000000'], ['--max-line-bytes', '64K'], ['--max-parse-bytes', '32M'], ['--max-inflation-ratio', '200']]) {
       expect(help).toMatch(new RegExp(`${flag} <[a-z]+>[^]*?\\(default: "${value}"\\)`));
     }
     const flags = ['--max-entry-bytes', '2M', '--max-total-bytes', '3G', '--max-entries', '500', '--max-line-bytes', '1K', '--max-parse-bytes', '8M', '--max-inflation-ratio', '50'];

@@ -8,7 +8,7 @@
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
@@ -175,6 +175,7 @@ describe('fuzz: mutated archives through the whole pipeline', () => {
   });
 
   afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
     process.off('unhandledRejection', record);
     process.off('uncaughtException', record);
   });
@@ -184,7 +185,8 @@ describe('fuzz: mutated archives through the whole pipeline', () => {
     let reports = 0;
     await fc.assert(
       fc.asyncProperty(scenario, async ({ container, entries, bytes, inner }) => {
-        const file = join(dir, `case-${iteration++}.${container}`);
+        iteration++;
+        const file = join(dir, `case.${container}`); // one file per container, rewritten each run
         const members = applyEntries(base, entries);
         writeFileSync(file, await pack(members, container, inner ? bytes : [], inner ? [] : bytes));
         const run = async (): Promise<void> => {

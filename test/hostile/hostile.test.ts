@@ -4,8 +4,8 @@
  * (all four formats) whose banners say what was skipped and why, and nothing written anywhere
  * but the output folder.
  */
-import { describe, it, expect } from 'vitest';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { describe, it, expect, onTestFinished } from 'vitest';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { snapshot, tempDir } from '../helpers/archives.js';
 import { mgsiftMeasured } from '../helpers/cli.js';
@@ -27,6 +27,7 @@ interface JsonReport {
 describe('hostile corpus, through the CLI', () => {
   it.each(CORPUS.map((c) => [c.name, c] as const))('%s', async (_name, hostile) => {
     const root = tempDir('mgsift-hostile-');
+    onTestFinished(() => rmSync(root, { recursive: true, force: true }));
     const inputs = join(root, 'inputs');
     const cwd = join(root, 'run', 'cwd');
     const out = join(root, 'run', 'out');
