@@ -1,6 +1,6 @@
 import { Problems } from '../core/problems.js';
 import type { Limits } from '../core/limits.js';
-import { isSingleFile, openInput } from '../sources/open.js';
+import { InputError, isSingleFile, openInput } from '../sources/open.js';
 import type { Source } from '../sources/types.js';
 import { walk } from '../ingest/walk.js';
 import type { EntryConsumer, WalkSummary } from '../ingest/consumer.js';
@@ -45,6 +45,10 @@ export async function analyzeInput(input: string, options: AnalyzeOptions): Prom
   const timeline = new TimelineSourcesCollector();
   const consumers: EntryConsumer[] = [facts, timeline, ...(engine ? [engine] : []), ...(inventory ? [inventory] : [])];
   const summary = await walk(source, consumers, { problems, limits: options.limits, onProgress: options.onProgress });
+  if (summary.entries === 0 && problems.truncatedAt !== undefined) {
+    // Nothing was read: no report to make, an input error (exit 2) with the container's reason.
+    throw new InputError(`${input}: ${problems.items[0]?.reason ?? 'unreadable'}`);
+  }
   const gathered = facts.facts();
   return {
     input,

@@ -42,6 +42,14 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   process.exit(process.exitCode ?? EXIT.ok);
 });
 
+/** One line on stderr (a stack trace only with --debug, and only for internal errors); exit 2. */
+function fail(err: unknown): number {
+  const known = err instanceof UsageError || err instanceof InputError;
+  process.stderr.write(`mgsift: error: ${describeError(err)}\n`);
+  if (!known && program.opts<{ debug?: boolean }>().debug && err instanceof Error) process.stderr.write(`${err.stack ?? ''}\n`);
+  return EXIT.usage;
+}
+
 async function main(): Promise<number> {
   try {
     await program.parseAsync(process.argv);
@@ -50,11 +58,13 @@ async function main(): Promise<number> {
     if (err instanceof CommanderError) {
       return err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
-    const known = err instanceof UsageError || err instanceof InputError;
-    process.stderr.write(`mgsift: error: ${describeError(err)}\n`);
-    if (!known && program.opts<{ debug?: boolean }>().debug && err instanceof Error) process.stderr.write(`${err.stack ?? ''}\n`);
-    return EXIT.usage;
+    return fail(err);
   }
 }
+
+// An error that escapes every await (a stream failing with no listener) still ends as one line.
+const failHard = (err: unknown): void => process.exit(fail(err));
+process.on('uncaughtException', failHard);
+process.on('unhandledRejection', failHard);
 
 process.exitCode = await main();

@@ -12,6 +12,15 @@ export function parseSize(text: string): number {
   return Math.floor(Number(match[1]) * UNITS[match[2]!.toLowerCase()]!);
 }
 
+/** The shortest exact text `parseSize` reads back: `64M`, `1G`, `1000`. */
+export function formatSize(bytes: number): string {
+  for (const unit of ['t', 'g', 'm', 'k'] as const) {
+    const size = UNITS[unit]!;
+    if (bytes >= size && bytes % size === 0) return `${bytes / size}${unit.toUpperCase()}`;
+  }
+  return String(bytes);
+}
+
 export function parseCount(text: string): number {
   const value = Number(text);
   if (!Number.isInteger(value) || value <= 0) throw new UsageError(`not a positive whole number: '${text}'`);
@@ -23,6 +32,7 @@ export interface LimitFlags {
   maxTotalBytes?: string;
   maxEntries?: string;
   maxLineBytes?: string;
+  maxParseBytes?: string;
   maxInflationRatio?: string;
 }
 
@@ -32,6 +42,7 @@ export function limitsFrom(flags: LimitFlags): Limits {
     maxTotalBytes: flags.maxTotalBytes ? parseSize(flags.maxTotalBytes) : DEFAULT_LIMITS.maxTotalBytes,
     maxEntries: flags.maxEntries ? parseCount(flags.maxEntries) : DEFAULT_LIMITS.maxEntries,
     maxLineBytes: flags.maxLineBytes ? parseSize(flags.maxLineBytes) : DEFAULT_LIMITS.maxLineBytes,
+    maxParseBytes: flags.maxParseBytes ? parseSize(flags.maxParseBytes) : DEFAULT_LIMITS.maxParseBytes,
     maxInflationRatio: flags.maxInflationRatio ? parseCount(flags.maxInflationRatio) : DEFAULT_LIMITS.maxInflationRatio,
   };
 }

@@ -5,13 +5,11 @@ import type { ClassifiedEntry } from '../layout/types.js';
 import { parseYamlItems } from '../parsers/yaml.js';
 import { parseJsonItems, parseJsonTextItems } from '../parsers/json.js';
 import { readAll } from '../sources/bytes.js';
+import { LongLineCounter } from '../parsers/lines.js';
 import { isSingleFile } from '../sources/open.js';
 import type { Entry, InputPosition, Source } from '../sources/types.js';
 import type { EntryConsumer, Need, WalkSummary } from './consumer.js';
 import { itemLines } from './item-lines.js';
-
-/** YAML is parsed whole (js-yaml does not stream): files above this are skipped, and say so. */
-const MAX_YAML_BYTES = 256 * 1024 * 1024;
 
 export interface WalkOptions {
   problems: Problems;
@@ -71,7 +69,7 @@ export async function walk(source: Source, consumers: readonly EntryConsumer[], 
     try {
       bytes = wantObjects
         ? await readObjects(entry, classified, consumers, needs, options)
-        : await readText(entry, classified, consumers, needs, (read) => options.onProgress?.({ bytesRead: summary.bytesRead + read, input: source.position?.() }));
+        : await readText(entry, classified, consumers, needs, options, (read) => options.onProgress?.({ bytesRead: summary.bytesRead + read, input: source.position?.() }));
     } catch (err) {
       problems.error(entry.path, `read failed: ${describeError(err)}`);
     }
@@ -104,18 +102,24 @@ async function readText(
   classified: ClassifiedEntry,
   consumers: readonly EntryConsumer[],
   needs: readonly (Need | undefined)[],
+  options: WalkOptions,
   onRead: (bytes: number) => void,
 ): Promise<number> {
   const readers = consumers.filter((_, i) => needs[i]?.text);
+  const longLines = new LongLineCounter(options.limits.maxLineBytes);
   let bytes = 0;
   try {
     for await (const chunk of entry.body()) {
       bytes += chunk.length;
+      longLines.push(chunk);
       for (const reader of readers) reader.text?.(chunk, classified);
       if (bytes % (16 * 1024 * 1024) < chunk.length) onRead(bytes);
     }
   } finally {
     for (const reader of readers) reader.endText?.(classified);
+    if (longLines.count > 0) {
+      options.problems.warn(entry.path, `${longLines.count} line(s) longer than ${options.limits.maxLineBytes} bytes cut (--max-line-bytes)`);
+    }
   }
   return bytes;
 }
@@ -143,8 +147,9 @@ async function readObjects(
     }
     return bytes;
   }
-  const buffer = await readAll(entry.body(), Math.min(MAX_YAML_BYTES, options.limits.maxEntryBytes)).catch((err: unknown) => {
-    problems.warn(entry.path, `not parsed: ${describeError(err)}`);
+  // YAML is parsed whole (js-yaml does not stream): files above the parse limit are skipped.
+  let buffer: Buffer | undefined = await readAll(entry.body(), Math.min(options.limits.maxParseBytes, options.limits.maxEntryBytes)).catch((err: unknown) => {
+    problems.warn(entry.path, `not parsed: ${describeError(err)} (--max-parse-bytes)`);
     return undefined;
   });
   if (!buffer) return 0;
@@ -153,11 +158,13 @@ async function readObjects(
     reader.endText?.(classified);
   }
   const text = buffer.toString('utf8');
+  const bytes = buffer.length;
+  buffer = undefined; // the text replaces it: free it before the parse builds its objects
   const lines = itemLines(text);
   const items = classified.format === 'json' ? parseJsonTextItems(text, entry.path, problems) : parseYamlItems(text, entry.path, problems);
   for (const parsed of items) {
     const place = { line: lines(parsed.doc, parsed.item) };
     for (const reader of objectReaders) reader.object?.(parsed.object, classified, place);
   }
-  return buffer.length;
+  return bytes;
 }

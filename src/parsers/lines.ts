@@ -60,3 +60,47 @@ export class LineSplitter {
     this.onLine(line.toString('utf8', 0, end), this.lineNo);
   }
 }
+
+/**
+ * Counts lines longer than `maxLineBytes` in a stream of chunks without splitting it into
+ * lines: it only asks whether each line's first `maxLineBytes` bytes hold a newline, so a log of
+ * short lines costs one backwards search per `maxLineBytes` of text.
+ */
+export class LongLineCounter {
+  /** Bytes of the current line seen in earlier chunks. */
+  private open = 0;
+  /** The current line is already counted. */
+  private counted = false;
+  count = 0;
+
+  constructor(private readonly maxLineBytes: number) {}
+
+  push(chunk: Buffer): void {
+    let start = -this.open; // the current line's start, relative to this chunk
+    for (;;) {
+      const limit = start + this.maxLineBytes; // the byte that makes the line too long
+      if (limit >= chunk.length) break;
+      if (limit >= 0) {
+        const newline = chunk.lastIndexOf(10, limit);
+        if (newline >= 0 && newline >= start) {
+          start = newline + 1;
+          this.counted = false;
+          continue;
+        }
+      }
+      if (!this.counted) this.count++;
+      this.counted = true;
+      const end = chunk.indexOf(10, Math.max(limit, 0));
+      if (end < 0) break;
+      start = end + 1;
+      this.counted = false;
+    }
+    const last = chunk.lastIndexOf(10);
+    if (last >= 0 && last >= start) {
+      this.open = chunk.length - last - 1;
+      this.counted = false;
+    } else {
+      this.open = chunk.length - start;
+    }
+  }
+}

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Analysis } from '../analysis/analyze.js';
+import type { Problems } from '../core/problems.js';
 import { iso } from '../analysis/inspect.js';
 import { SEVERITIES, severityRank, type Severity } from '../engine/findings.js';
 import { REPORT_SCHEMA_VERSION, type Report } from './model.js';
@@ -23,8 +24,7 @@ export function buildReport(analysis: Analysis, now: Date = new Date()): Report 
   if (problems.truncatedAt) banners.push(`The input is truncated or corrupt: it was read up to ${problems.truncatedAt}; anything after it is missing from this report.`);
   const notChecked = result?.notChecked ?? [];
   if (notChecked.length > 0) banners.push(`${notChecked.length} rule(s) could not be checked on this input; see "Rules not checked".`);
-  const skipped = problems.items.length + problems.dropped;
-  if (skipped > 0) banners.push(`${skipped} part(s) of the input could not be read; see "What could not be read".`);
+  if (problems.items.length + problems.dropped > 0) banners.push(skippedBanner(problems));
 
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
@@ -49,4 +49,16 @@ export function buildReport(analysis: Analysis, now: Date = new Date()): Report 
     limits: analysis.limits,
     stats: { entries: analysis.summary.entries, bytesRead: analysis.summary.bytesRead, durationMs: analysis.durationMs },
   };
+}
+
+/** Problems named in the banner itself; the section "What could not be read" lists them all. */
+const BANNER_PROBLEMS = 3;
+
+/** What could not be read, errors first: the first few with their reasons, and how many more. */
+function skippedBanner(problems: Problems): string {
+  const total = problems.items.length + problems.dropped;
+  const first = [...problems.items].sort((a, b) => Number(b.severity === 'error') - Number(a.severity === 'error')).slice(0, BANNER_PROBLEMS);
+  const listed = first.map((p) => `${p.path || '(the input)'}: ${p.reason}`).join('; ');
+  const more = total - first.length;
+  return `${total} part(s) of the input could not be read: ${listed}${more > 0 ? `; and ${more} more` : ''}. See "What could not be read".`;
 }

@@ -8,6 +8,7 @@
 import { SEVERITIES, severityRank } from '../engine/findings.js';
 import type { Finding, NotChecked, Passed, Severity } from '../engine/findings.js';
 import type { Problem } from '../core/problems.js';
+import type { Limits } from '../core/limits.js';
 import type { Report, TimelineItem } from './model.js';
 
 /** Evidence items shown per finding in the HTML and Markdown reports; the rest are counted. */
@@ -177,6 +178,23 @@ export function formatBytes(bytes: number): string {
   }
   const text = unit === 0 ? String(value) : value.toFixed(value >= 100 ? 0 : 1).replace(/\.0$/, '');
   return `${text} ${units[unit]}`;
+}
+
+/** `1 GiB (1073741824 bytes)`: readable, and exact. */
+export function formatByteCount(n: number): string {
+  return `${formatBytes(n)} (${n} bytes)`;
+}
+
+/** The limits a report states, each with the option that sets it. */
+export function limitRows(limits: Limits): { label: string; value: string }[] {
+  return [
+    { label: 'Largest entry read (--max-entry-bytes)', value: formatByteCount(limits.maxEntryBytes) },
+    { label: 'Total bytes read at most (--max-total-bytes)', value: formatByteCount(limits.maxTotalBytes) },
+    { label: 'Entries read at most (--max-entries)', value: String(limits.maxEntries) },
+    { label: 'Longest log line kept whole (--max-line-bytes)', value: formatByteCount(limits.maxLineBytes) },
+    { label: 'Largest YAML file parsed (--max-parse-bytes)', value: formatByteCount(limits.maxParseBytes) },
+    { label: 'Largest inflation ratio (--max-inflation-ratio)', value: `${limits.maxInflationRatio}:1` },
+  ];
 }
 
 /** Human name of a timeline lane. */

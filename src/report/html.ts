@@ -19,9 +19,11 @@ import {
   displayTime,
   EVIDENCE_SHOWN,
   evidenceNotShown,
-  formatBytes,
+  formatByteCount,
   formatUtc,
   httpUrl,
+  laneTitle,
+  limitRows,
   remediationBlocks,
   sanitizeText,
   sortByRuleId,
@@ -170,24 +172,15 @@ export function htmlView(report: Report, options: HtmlOptions = {}): HtmlView {
       reason: s(p.reason),
     })),
     hasProblems: report.problems.length > 0,
-    limits: [
-      { label: 'Largest entry read', value: bytes(report.limits.maxEntryBytes) },
-      { label: 'Total bytes read at most', value: bytes(report.limits.maxTotalBytes) },
-      { label: 'Entries read at most', value: String(report.limits.maxEntries) },
-      { label: 'Longest log line kept whole', value: bytes(report.limits.maxLineBytes) },
-      { label: 'Largest inflation ratio', value: `${report.limits.maxInflationRatio}:1` },
-    ],
+    limits: limitRows(report.limits),
     stats: [
       { label: 'Entries read', value: String(report.stats.entries) },
-      { label: 'Bytes read', value: bytes(report.stats.bytesRead) },
+      { label: 'Bytes read', value: formatByteCount(report.stats.bytesRead) },
       { label: 'Duration', value: `${Math.round(report.stats.durationMs)} ms` },
     ],
   };
 }
 
-function bytes(n: number): string {
-  return `${formatBytes(n)} (${n} bytes)`;
-}
 
 function findingView(f: Finding, index: number, shown: number): FindingView {
   const evidence = f.evidence.slice(0, shown).map(evidenceView);

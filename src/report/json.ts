@@ -160,6 +160,7 @@ function limits(l: Limits): JsonObject {
     maxTotalBytes: num(l.maxTotalBytes),
     maxEntries: num(l.maxEntries),
     maxLineBytes: num(l.maxLineBytes),
+    maxParseBytes: num(l.maxParseBytes),
     maxInflationRatio: num(l.maxInflationRatio),
   };
 }

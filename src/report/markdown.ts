@@ -18,9 +18,11 @@ import {
   displayTime,
   EVIDENCE_SHOWN,
   evidenceNotShown,
-  formatBytes,
+  formatByteCount,
   formatUtc,
   httpUrl,
+  laneTitle,
+  limitRows,
   remediationBlocks,
   sanitizeText,
   sortByRuleId,
@@ -146,13 +148,9 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
     table(
       ['Limit', 'Value'],
       [
-        ['Largest entry read', bytes(l.maxEntryBytes)],
-        ['Total bytes read at most', bytes(l.maxTotalBytes)],
-        ['Entries read at most', String(l.maxEntries)],
-        ['Longest log line kept whole', bytes(l.maxLineBytes)],
-        ['Largest inflation ratio', `${l.maxInflationRatio}:1`],
+        ...limitRows(l).map((row) => [mdText(row.label), row.value]),
         ['Entries read', String(report.stats.entries)],
-        ['Bytes read', bytes(report.stats.bytesRead)],
+        ['Bytes read', formatByteCount(report.stats.bytesRead)],
         ['Duration', `${Math.round(report.stats.durationMs)} ms`],
       ],
     ),
@@ -292,9 +290,6 @@ export function known(value: string | undefined): string {
   return value === undefined || value === '' ? 'unknown' : value;
 }
 
-function bytes(n: number): string {
-  return `${formatBytes(n)} (${n} bytes)`;
-}
 
 /**
  * A GFM table; every cell is archive text (escaped) except the columns in `markdownColumns`,

@@ -4,7 +4,7 @@ import lzma from 'lzma-native';
 import type { Limits } from '../core/limits.js';
 
 /** Output size past which the inflation-ratio guard applies (small files may inflate a lot). */
-const RATIO_GRACE_BYTES = 64 * 1024 * 1024;
+export const RATIO_GRACE_BYTES = 64 * 1024 * 1024;
 /** Decoder output chunk: 256 KB inflates about 40 % faster than the 16 KB default. */
 const OUTPUT_CHUNK = 256 * 1024;
 /**
@@ -13,6 +13,13 @@ const OUTPUT_CHUNK = 256 * 1024;
  * MB they keep decoding while the main thread scans, so both cores work.
  */
 const INFLATE_AHEAD_BYTES = 8 * 1024 * 1024;
+/**
+ * Compressed bytes handed to liblzma per call. A call decodes all its input on the thread pool
+ * and cannot be stopped midway, so this bounds what a bomb still inflates after the guard has
+ * stopped reading it, and what liblzma pushes past the stream's backpressure (4 KB of xz
+ * inflate to about 30 MB at most).
+ */
+const XZ_INPUT_PIECE = 4 * 1024;
 
 export type Compression = 'gzip' | 'xz';
 
@@ -67,8 +74,14 @@ function gunzip(input: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
  */
 function unxz(input: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
   const xz = lzma.createDecompressor({ bufsize: OUTPUT_CHUNK, readableHighWaterMark: INFLATE_AHEAD_BYTES });
-  const source = Readable.from(input);
+  const source = Readable.from(pieces(input, XZ_INPUT_PIECE));
   source.on('error', (err) => xz.destroy(err));
   source.pipe(xz);
   return xz;
+}
+
+async function* pieces(input: AsyncIterable<Buffer>, size: number): AsyncGenerator<Buffer> {
+  for await (const chunk of input) {
+    for (let at = 0; at < chunk.length; at += size) yield chunk.subarray(at, at + size);
+  }
 }

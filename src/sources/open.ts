@@ -46,7 +46,7 @@ export async function openInput(input: string, options: SourceOptions): Promise<
   const position = (): InputPosition => ({ read, total: info.size });
   switch (magic) {
     case 'zip':
-      return guarded(input, 'zip', () => zipEntries({ path: input }), options);
+      return guarded(input, 'zip', () => zipEntries({ path: input }, options.limits), options);
     case 'tar':
       return guarded(input, 'tar', () => tarEntries(fileBody()), options, true, position);
     case 'gzip':
@@ -178,7 +178,7 @@ async function* expandNested(entries: AsyncIterable<Entry>, options: SourceOptio
       options.problems.warn(entry.path, `nested zip skipped: ${describeError(err)}`);
       return undefined;
     });
-    if (buffer) yield* nestedArchive(entry.path, () => zipEntries({ buffer }), options, depth);
+    if (buffer) yield* nestedArchive(entry.path, () => zipEntries({ buffer }, options.limits), options, depth);
   }
 }
 
@@ -251,7 +251,7 @@ async function* enforceLimits(entries: AsyncIterable<Entry>, options: SourceOpti
       };
     }
   } catch (err) {
-    problems.error(last, `input broken after this entry: ${describeError(err)}`);
+    problems.error(last, last ? `input broken after this entry: ${describeError(err)}` : `input unreadable: ${describeError(err)}`);
     problems.truncatedAt = last || '(start)';
   }
 }

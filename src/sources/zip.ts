@@ -1,44 +1,52 @@
 import yauzl from 'yauzl';
+import type { Limits } from '../core/limits.js';
 import type { Entry } from './types.js';
 import { emptyBody } from './bytes.js';
 import { normalizeStoredPath } from './tar.js';
+import { InflationError, RATIO_GRACE_BYTES } from './decompress.js';
 
 const S_IFMT = 0o170000;
 const S_IFLNK = 0o120000;
 
 type ZipFile = yauzl.ZipFile;
 
+// Names stay raw (decodeStrings: false): yauzl would refuse the whole zip at the first `../` or
+// absolute name, where mgsift reads such a name as data and says so.
+const OPTIONS = { lazyEntries: true, decodeStrings: false, validateEntrySizes: true } as const;
+
 function openFile(path: string): Promise<ZipFile> {
-  return new Promise((resolve, reject) =>
-    yauzl.open(path, { lazyEntries: true, autoClose: true, strictFileNames: false, validateEntrySizes: true }, (err, zip) =>
-      err ? reject(err) : resolve(zip),
-    ),
-  );
+  return new Promise((resolve, reject) => yauzl.open(path, { ...OPTIONS, autoClose: true }, (err, zip) => (err ? reject(err) : resolve(zip))));
 }
 
 function openBuffer(buffer: Buffer): Promise<ZipFile> {
-  return new Promise((resolve, reject) =>
-    yauzl.fromBuffer(buffer, { lazyEntries: true, strictFileNames: false, validateEntrySizes: true }, (err, zip) =>
-      err ? reject(err) : resolve(zip),
-    ),
-  );
+  return new Promise((resolve, reject) => yauzl.fromBuffer(buffer, OPTIONS, (err, zip) => (err ? reject(err) : resolve(zip))));
 }
 
-/** Entries of a zip read from its central directory (a file on disk, or a buffer for a nested zip). */
-export async function* zipEntries(from: { path: string } | { buffer: Buffer }): AsyncGenerator<Entry> {
+/**
+ * Entries of a zip read from its central directory (a file on disk, or a buffer for a nested
+ * zip). Two bomb guards: entries whose compressed data together exceed the archive overlap
+ * (one deflated kernel shared by many names), which stops the listing; and an entry declared to
+ * inflate past the inflation ratio is refused when its body is read.
+ */
+export async function* zipEntries(from: { path: string } | { buffer: Buffer }, limits: Limits): AsyncGenerator<Entry> {
   const zip = 'path' in from ? await openFile(from.path) : await openBuffer(from.buffer);
+  let compressedTotal = 0;
   try {
     for (;;) {
       const raw = await nextEntry(zip);
       if (!raw) return;
+      compressedTotal += raw.compressedSize;
+      if (compressedTotal > zip.fileSize) {
+        throw new InflationError(`zip entries overlap (their data exceeds the ${zip.fileSize}-byte archive): a zip bomb; the rest was not read`);
+      }
+      const name = yauzl.getFileNameLowLevel(raw.generalPurposeBitFlag, raw.fileName as unknown as Buffer, raw.extraFields, false);
       const mode = (raw.externalFileAttributes >>> 16) & S_IFMT;
-      const isDir = raw.fileName.endsWith('/');
-      const type = isDir ? 'directory' : mode === S_IFLNK ? 'symlink' : 'file';
+      const type = name.endsWith('/') ? 'directory' : mode === S_IFLNK ? 'symlink' : 'file';
       yield {
-        path: normalizeStoredPath(raw.fileName),
+        path: normalizeStoredPath(name),
         type,
         size: raw.uncompressedSize,
-        body: () => (type === 'file' ? openEntry(zip, raw) : emptyBody()),
+        body: () => (type === 'file' ? openEntry(zip, raw, limits) : emptyBody()),
       } satisfies Entry;
     }
   } finally {
@@ -68,7 +76,10 @@ function nextEntry(zip: ZipFile): Promise<yauzl.Entry | undefined> {
   });
 }
 
-async function* openEntry(zip: ZipFile, entry: yauzl.Entry): AsyncGenerator<Buffer> {
+async function* openEntry(zip: ZipFile, entry: yauzl.Entry, limits: Limits): AsyncGenerator<Buffer> {
+  if (entry.uncompressedSize > RATIO_GRACE_BYTES && entry.uncompressedSize > limits.maxInflationRatio * Math.max(entry.compressedSize, 1)) {
+    throw new InflationError(`zip entry inflates more than ${limits.maxInflationRatio}:1 (compression bomb guard)`);
+  }
   const stream = await new Promise<NodeJS.ReadableStream>((resolve, reject) =>
     zip.openReadStream(entry, (err, s) => (err ? reject(err) : resolve(s))),
   );

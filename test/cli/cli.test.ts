@@ -2,7 +2,10 @@ import { describe, it, expect } from 'vitest';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../helpers/archives.js';
+import { spawnSync } from 'node:child_process';
 import { mgsift } from '../helpers/cli.js';
+
+const CLI = new URL('../../dist/cli/main.js', import.meta.url).pathname;
 
 const REAL = new URL('../../../shared/samples-real/', import.meta.url).pathname;
 const FIXTURE = new URL('../../rules/cvo/cvo-final-sync-lost.fixtures/fires-history/input', import.meta.url).pathname;
@@ -56,6 +59,28 @@ describe('analyze: outputs and exit codes', () => {
     expect(missing.stderr).not.toMatch(/\bat .*\.js:\d+/);
     expect(mgsift(['analyze', FIXTURE, '--format', 'pdf']).code).toBe(2);
     expect(mgsift(['analyze', FIXTURE, '--only', 'no-such-rule', '-o', '-', '--format', 'json']).code).toBe(2);
+  });
+
+  it('ends an error that escapes every handler as one line and exit 2 (the stack only with --debug)', () => {
+    // A rejection nobody awaits, raised once the CLI's handlers are in place.
+    const late = `data:text/javascript,setTimeout(() => Promise.reject(new Error('boom')), 1500)`;
+    const run = (debug: string[]) => spawnSync(process.execPath, ['--import', late, CLI, ...debug, 'analyze', FIXTURE, '--format', 'json', '-o', join(tempDir(), 'r.json'), '--quiet'], { encoding: 'utf8' });
+    const plain = run([]);
+    expect(plain.status).toBe(2);
+    expect(plain.stderr).toBe('mgsift: error: boom\n');
+    const debug = run(['--debug']);
+    expect(debug.status).toBe(2);
+    expect(debug.stderr).toMatch(/^mgsift: error: boom\nError: boom\n\s+at /);
+  });
+
+  it('takes every input limit as an option, defaults in --help, values in the report', () => {
+    const help = mgsift(['analyze', '--help']).stdout;
+    for (const [flag, value] of [['--max-entry-bytes', '1G'], ['--max-total-bytes', '32G'], ['--max-entries', '1000000'], ['--max-line-bytes', '64K'], ['--max-parse-bytes', '32M'], ['--max-inflation-ratio', '200']]) {
+      expect(help).toMatch(new RegExp(`${flag} <[a-z]+>[^]*?\\(default: "${value}"\\)`));
+    }
+    const flags = ['--max-entry-bytes', '2M', '--max-total-bytes', '3G', '--max-entries', '500', '--max-line-bytes', '1K', '--max-parse-bytes', '8M', '--max-inflation-ratio', '50'];
+    const report = JSON.parse(mgsift(['analyze', FIXTURE, '--format', 'json', '-o', '-', ...flags]).stdout);
+    expect(report.limits).toEqual({ maxEntryBytes: 2 * 1024 ** 2, maxTotalBytes: 3 * 1024 ** 3, maxEntries: 500, maxLineBytes: 1024, maxParseBytes: 8 * 1024 ** 2, maxInflationRatio: 50 });
   });
 });
 

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createGzip } from 'node:zlib';
@@ -43,16 +43,19 @@ export async function gzipFile(source: string, target: string): Promise<void> {
   await pipeline(createReadStream(source), createGzip(), createWriteStream(target));
 }
 
-/** Every file under a folder with its size: to check nothing was written around a run. */
-export function snapshot(dir: string): Record<string, number> {
-  const out: Record<string, number> = {};
+/**
+ * Every entry under a folder with its size and modification time (links as links, never
+ * followed): to check that nothing was written, changed or removed around a run.
+ */
+export function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
   const walk = (d: string): void => {
     for (const name of readdirSync(d)) {
       const full = join(d, name);
-      const st = statSync(full, { throwIfNoEntry: false });
+      const st = lstatSync(full, { throwIfNoEntry: false });
       if (!st) continue;
+      out[full] = `${st.isDirectory() ? 'dir' : st.size} ${st.mtimeMs}`;
       if (st.isDirectory()) walk(full);
-      else out[full] = st.size;
     }
   };
   walk(dir);

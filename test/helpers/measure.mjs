@@ -3,12 +3,13 @@
 import { analyzeInput } from '../../dist/analysis/analyze.js';
 import { loadRules } from '../../dist/engine/load.js';
 import { DEFAULT_LIMITS } from '../../dist/core/limits.js';
+import { peakRssBytes } from './vmhwm.mjs';
 
 const { rules } = await loadRules();
 const analysis = await analyzeInput(process.argv[2], { limits: DEFAULT_LIMITS, rules });
 process.stdout.write(
   JSON.stringify({
-    maxRssBytes: process.resourceUsage().maxRSS * 1024,
+    maxRssBytes: peakRssBytes(),
     files: analysis.summary.files,
     bytesRead: analysis.summary.bytesRead,
     findings: analysis.result.findings.map((f) => f.ruleId),

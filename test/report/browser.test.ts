@@ -15,6 +15,8 @@ import { chromium } from 'playwright-core';
 import type { Browser } from 'playwright-core';
 import { renderHtml } from '../../src/report/html.js';
 import { manyEntriesReport, rollbackReport, seed000Report } from './fixtures.js';
+import { writeTar } from '../hostile/build.js';
+import { PAYLOADS, payloadMembers } from '../hostile/corpus.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 /** Rules whose findings are critical: with --fail-on critical their samples exit 1. */
@@ -149,6 +151,35 @@ describe.skipIf(!hasChromium)(`HTML report in Chromium (${CHROMIUM})`, () => {
       } finally {
         await context.close();
       }
+    }
+  });
+
+  it('hostile corpus payloads (log line evidence, object fields, file names): text, never markup; nothing runs or loads', async () => {
+    const archive = join(dir, 'payloads.tar');
+    await writeTar(archive, payloadMembers());
+    const run = mgsift(['analyze', archive, '--format', 'html', '-o', '-', '--fail-on', 'critical']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const { page, context, url, requests, errors, dialogs } = await open('hostile-payloads', run.stdout);
+    try {
+      for (const id of ['clusteroperator-degraded', 'cvo-status-rejected-capabilities']) {
+        expect(await page.locator('article.finding', { hasText: id }).first().isVisible(), id).toBe(true);
+      }
+      // Each payload shows as the text it is: in the finding (object fields), the evidence
+      // (the quoted log line) and the list of what could not be read (the file name).
+      for (const payload of PAYLOADS) expect(await page.getByText(payload, { exact: false }).first().isVisible(), payload).toBe(true);
+      expect(await page.getByText('Unsupported value: "<img src=x onerror=alert(7)>"', { exact: false }).first().isVisible()).toBe(true);
+      expect(await page.locator('#problems', { hasText: `${PAYLOADS[1]}.yaml` }).isVisible()).toBe(true);
+      expect(await page.locator('script, img, iframe, object, embed').count()).toBe(0);
+      expect(await page.locator('[onerror], [onload], [onclick]').count()).toBe(0);
+      expect(await page.locator('a[href^="javascript:"], a[href*="evil.example"]').count()).toBe(0);
+      await page.waitForTimeout(300); // give a payload the chance to fire
+      expect(dialogs).toEqual([]);
+      expect(errors).toEqual([]);
+      expect(requests).toEqual([url]);
+      await page.screenshot({ path: join(OUTPUT, 'browser-hostile-payloads.png'), fullPage: true });
+    } finally {
+      await context.close();
     }
   });
 

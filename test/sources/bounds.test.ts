@@ -7,8 +7,11 @@ import { join } from 'node:path';
 import { openInput } from '../../src/sources/open.js';
 import { Problems } from '../../src/core/problems.js';
 import { DEFAULT_LIMITS, type Limits } from '../../src/core/limits.js';
-import { LineSplitter } from '../../src/parsers/lines.js';
+import { writeFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { LineSplitter, LongLineCounter } from '../../src/parsers/lines.js';
 import { MG_MINI, tempDir } from '../helpers/archives.js';
+import { overlappingZipBomb, zipBuffer } from '../helpers/zip.js';
 
 async function readEverything(input: string, limits: Limits) {
   const problems = new Problems();
@@ -60,5 +63,43 @@ describe('input bounds', () => {
       [3, 4],
     ]);
     expect(splitter.cut).toBe(1);
+  });
+
+  it('counts lines longer than the limit, whatever the chunking', () => {
+    const text = fc.array(fc.tuple(fc.nat(60), fc.boolean()), { maxLength: 12 }).map((parts) => parts.map(([n, nl]) => 'x'.repeat(n) + (nl ? '\n' : '')).join(''));
+    fc.assert(
+      fc.property(text, fc.integer({ min: 1, max: 25 }), fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1 }), (input, max, cuts) => {
+        const counter = new LongLineCounter(max);
+        const bytes = Buffer.from(input);
+        for (let at = 0, i = 0; at < bytes.length; i++) {
+          const size = cuts[i % cuts.length]!;
+          counter.push(bytes.subarray(at, at + size));
+          at += size;
+        }
+        expect(counter.count).toBe(input.split('\n').filter((line) => line.length > max).length);
+      }),
+      { seed: 6, numRuns: 2000 },
+    );
+  });
+
+  it('reads traversal and absolute names in a zip as data, with a warning', async () => {
+    const zip = join(tempDir(), 'names.zip');
+    writeFileSync(zip, zipBuffer([{ name: '../../etc/passwd', data: Buffer.from('x\n') }, { name: '/etc/shadow' }, { name: 'ok.log', data: Buffer.from('ok\n') }]));
+    const { files, problems } = await readEverything(zip, DEFAULT_LIMITS);
+    expect(files).toBe(3);
+    expect(problems.truncatedAt).toBeUndefined();
+    expect(problems.items.filter((p) => /absolute or climbs out/.test(p.reason)).map((p) => p.path)).toEqual(['../../etc/passwd', '/etc/shadow']);
+  });
+
+  it('stops a zip whose entries overlap, and refuses an entry declared to inflate past the ratio', async () => {
+    const zip = join(tempDir(), 'overlap.zip');
+    writeFileSync(zip, overlappingZipBomb(['a.log', 'b.log', 'c.log'], 100 * 1024 * 1024));
+    const { bytes, files, problems } = await readEverything(zip, DEFAULT_LIMITS);
+    expect(files).toBe(1);
+    expect(bytes).toBe(0);
+    const reasons = problems.items.map((p) => `${p.path}: ${p.reason}`);
+    expect(reasons).toContainEqual(expect.stringMatching(/^a\.log: unreadable: zip entry inflates more than 200:1 \(compression bomb guard\)$/));
+    expect(reasons).toContainEqual(expect.stringMatching(/^a\.log: input broken after this entry: zip entries overlap/));
+    expect(problems.truncatedAt).toBe('a.log');
   });
 });
