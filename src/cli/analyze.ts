@@ -68,7 +68,9 @@ export function analyzeCommand(): Command {
     // else a folder with a report per archive (and an index for several).
     const toFile = !toStdout && outputs === 1 && (single || jsonl) && /\.[a-z]+$/i.test(flags.output);
     const toFolder = !toStdout && !toFile;
-    if (toFolder) await prepareOutputDir(flags.output);
+    // Several inputs: the folder first (the jsonl sink lives there); one input: only once its
+    // report exists, so an unreadable input leaves nothing behind.
+    if (toFolder && !single) await prepareOutputDir(flags.output);
     const stems = single ? ['report'] : uniqueStems(targets);
     const stdoutInOrder = inOrder((text) => process.stdout.write(text));
 
@@ -81,6 +83,7 @@ export function analyzeCommand(): Command {
         if (formats[0] !== undefined) await writeAtomically(flags.output, renderReport(report, formats[0], failOn));
         return formats[0] !== undefined ? [basename(flags.output)] : [];
       }
+      await prepareOutputDir(flags.output);
       const files: string[] = [];
       for (const format of formats) {
         const file = `${stems[index]}.${extensionOf(format)}`;
