@@ -1,5 +1,7 @@
 import { createGunzip, type ZlibOptions } from 'node:zlib';
 import { Readable, type TransformOptions } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { spawn, spawnSync } from 'node:child_process';
 import lzma from 'lzma-native';
 import type { Limits } from '../core/limits.js';
 
@@ -42,7 +44,7 @@ export async function* decompress(
       yield chunk;
     }
   }
-  const output = compression === 'gzip' ? gunzip(counted()) : unxz(counted());
+  const output = compression === 'gzip' ? gunzip(counted()) : systemXzAvailable() ? unxzWithProcess(counted()) : unxzWithLiblzma(counted());
   let outputBytes = 0;
   for await (const chunk of output) {
     outputBytes += chunk.length;
@@ -68,11 +70,54 @@ function gunzip(input: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
   return gz;
 }
 
+let systemXz: boolean | undefined;
+
+/**
+ * Whether the system's `xz` runs. It decodes about twice as fast as the liblzma inside
+ * lzma-native (1.2 s against 2.3-2.7 s for 270 MB here), in its own process, as ripgrep's
+ * `--search-zip` uses it; without it, lzma-native does the work.
+ */
+function systemXzAvailable(): boolean {
+  systemXz ??= spawnSync('xz', ['--version'], { stdio: 'ignore' }).status === 0;
+  return systemXz;
+}
+
+/** xz through the system's `xz -dc`; a stopped reader (a bomb, an early end) kills it. */
+export async function* unxzWithProcess(input: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  const child = spawn('xz', ['-dc'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (text: string) => {
+    if (stderr.length < 2000) stderr += text;
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  // xz stops reading at a broken stream: what it did not read is not an error of ours.
+  child.stdin.on('error', () => undefined);
+  const feeding = pipeline(Readable.from(input), child.stdin).then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  try {
+    for await (const chunk of child.stdout as AsyncIterable<Buffer>) yield chunk;
+    const code = await exited;
+    const fed = await feeding;
+    if (code !== 0) throw new Error(xzFailure(stderr, code));
+    if (fed instanceof Error && (fed as NodeJS.ErrnoException).code !== 'EPIPE') throw fed;
+  } finally {
+    child.kill();
+  }
+}
+
+/** `xz: (stdin): Unexpected end of input` → `Unexpected end of input`. */
+function xzFailure(stderr: string, code: number | null): string {
+  const line = stderr.split('\n').find((text) => text.trim() !== '');
+  return line ? `xz: ${line.replace(/^xz: \(stdin\): /, '').trim()}` : `xz exited with code ${String(code)}`;
+}
+
 /**
  * xz through liblzma (lzma-native ships prebuilt N-API binaries inside its package); it
  * decodes on libuv's thread pool, so decompression overlaps with scanning on the main thread.
  */
-function unxz(input: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
+export function unxzWithLiblzma(input: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
   const xz = lzma.createDecompressor({ bufsize: OUTPUT_CHUNK, readableHighWaterMark: INFLATE_AHEAD_BYTES });
   const source = Readable.from(pieces(input, XZ_INPUT_PIECE));
   source.on('error', (err) => xz.destroy(err));
