@@ -49,7 +49,7 @@ export function analyzeCommand(): Command {
     let failed = false;
     for (const input of inputs) {
       const progress = new Progress(input, !flags.quiet);
-      const analysis = await analyzeInput(input, { limits, rules, onProgress: (bytes) => progress.update(bytes) });
+      const analysis = await analyzeInput(input, { limits, rules, digest: true, onProgress: (bytes) => progress.update(bytes) });
       progress.done();
       const report = buildReport(analysis);
       if (report.findings.some((f) => severityRank(f.severity) >= severityRank(failOn))) failed = true;

@@ -41,25 +41,30 @@ export class LiteralScanner<T> {
     const byText = new Map<string, Group<T>>();
     for (const literal of literals) {
       let group = byText.get(literal.text);
-      if (!group) byText.set(literal.text, (group = { needle: Buffer.from(literal.text, 'utf8'), members: [] }));
+      if (!group) byText.set(literal.text, (group = { needle: needleOf(literal.text), members: [] }));
       if (!group.members.some((m) => m.tag === literal.tag && m.accept === literal.accept)) group.members.push({ tag: literal.tag, accept: literal.accept });
     }
     this.groups = [...byText.values()];
   }
 
   push(chunk: Buffer): void {
-    let buffer = chunk;
+    let start = 0;
     if (this.carry) {
-      buffer = Buffer.concat([this.carry, chunk]);
+      // Only the held partial line is copied, with the head of the chunk that ends it.
+      const firstNewline = chunk.indexOf(10);
+      if (firstNewline < 0) {
+        this.keep(Buffer.concat([this.carry, chunk]));
+        return;
+      }
+      const head = Buffer.concat([this.carry, chunk.subarray(0, firstNewline + 1)]);
       this.carry = undefined;
+      this.scan(head, head.length);
+      start = firstNewline + 1;
     }
-    const lastNewline = buffer.lastIndexOf(10);
-    if (lastNewline < 0) {
-      this.keep(buffer);
-      return;
-    }
-    this.scan(buffer, lastNewline + 1);
-    if (lastNewline + 1 < buffer.length) this.keep(buffer.subarray(lastNewline + 1));
+    const lastNewline = chunk.lastIndexOf(10);
+    if (lastNewline >= start) this.scan(chunk.subarray(start, lastNewline + 1), lastNewline + 1 - start);
+    const rest = Math.max(start, lastNewline + 1);
+    if (rest < chunk.length) this.keep(chunk.subarray(rest));
   }
 
   end(): void {
@@ -141,6 +146,15 @@ export class LiteralScanner<T> {
     if (stop > start && buffer[stop - 1] === 13) stop--;
     this.onLine({ text: buffer.toString('utf8', start, stop), lineNo, tags });
   }
+}
+
+const needles = new Map<string, Buffer>();
+
+/** The bytes of a literal, made once: scanners are made per log file. */
+function needleOf(text: string): Buffer {
+  let needle = needles.get(text);
+  if (!needle) needles.set(text, (needle = Buffer.from(text, 'utf8')));
+  return needle;
 }
 
 function countNewlines(buffer: Buffer, from: number, to: number): number {
