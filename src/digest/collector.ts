@@ -11,7 +11,6 @@ import { LiteralScanner, type ScannedLine } from '../parsers/scan.js';
 import { failureLine, failureLiterals, type FailureLine, type PatternName } from './patterns.js';
 import { maskMessage, templateId } from './template.js';
 import { bestTemplate, generalize, tokenCount, tokenize } from './drain.js';
-import type { KlogLevel } from '../parsers/logline.js';
 
 export interface DigestLimits {
   /** Distinct templates kept per component. */
@@ -51,8 +50,8 @@ export interface DigestTemplate {
   id: string;
   component: string;
   pattern: PatternName;
-  /** klog level, for klog lines. */
-  level?: KlogLevel | undefined;
+  /** The lines' level as they write it: `E`/`F` (klog), `error`, `ERROR`, `panic`, ... */
+  level: string;
   template: string;
   count: number;
   /** Epoch ms of the first and last line with a time. */
@@ -99,7 +98,7 @@ interface FileTally {
 interface TemplateState {
   component: string;
   pattern: PatternName;
-  level: KlogLevel | undefined;
+  level: string;
   site: string | undefined;
   /** The masked message as tokens and blanks (see `drain.ts`); tokens become wildcards as lines join. */
   parts: string[];
@@ -342,12 +341,12 @@ export class DigestCollector implements EntryConsumer {
 
 /** What a masked message is remembered by: lines of one kind and call site with this message. */
 function placementKey(failure: FailureLine, masked: string): string {
-  return `${failure.pattern}\0${failure.level ?? ''}\0${failure.site ?? ''}\0${masked}`;
+  return `${failure.pattern}\0${failure.level}\0${failure.site ?? ''}\0${masked}`;
 }
 
 /** The templates a message may join: same kind, call site and token count. */
 function groupKey(failure: FailureLine, parts: readonly string[]): string {
-  return `${failure.pattern}\0${failure.level ?? ''}\0${failure.site ?? ''}\0${tokenCount(parts)}`;
+  return `${failure.pattern}\0${failure.level}\0${failure.site ?? ''}\0${tokenCount(parts)}`;
 }
 
 /** The template a failure line was folded into, if any (nothing is changed). */

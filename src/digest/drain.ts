@@ -10,9 +10,13 @@ import { WILDCARD } from './template.js';
 /** Share of a template's tokens a message must repeat to join it (Drain's similarity threshold). */
 export const SIMILARITY = 0.5;
 
-/** `a  b c` → `['a', '  ', 'b', ' ', 'c']`: tokens at even indices, the blanks between them at odd ones. */
+/**
+ * `a  b,c` → `['a', '  ', 'b', ',', 'c']`: tokens at even indices, the blanks and commas between
+ * them at odd ones. Commas split too, so a JSON line's fields are tokens of their own (its
+ * `"level":"error"` never becomes a wildcard with the field beside it).
+ */
 export function tokenize(text: string): string[] {
-  return text.split(/(\s+)/);
+  return text.split(/([\s,]+)/);
 }
 
 export function tokenCount(parts: readonly string[]): number {

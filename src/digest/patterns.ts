@@ -7,7 +7,7 @@
  * decoding, no regex), and a definition on the decoded line (`matches`), the one that counts:
  * the literals only select the lines worth decoding.
  */
-import type { KlogLevel, LogLine } from '../parsers/logline.js';
+import type { LogLine } from '../parsers/logline.js';
 import type { Literal } from '../parsers/scan.js';
 
 export type PatternName = 'klog' | 'logfmt' | 'json' | 'zap' | 'go-panic';
@@ -17,16 +17,20 @@ export interface FailurePattern {
   /** What it catches, for people. */
   description: string;
   literals: Omit<Literal<PatternName>, 'tag'>[];
-  /** The definition, on the parsed line (the literals only select lines worth parsing). */
-  matches: (line: LogLine) => boolean;
+  /**
+   * The definition, on the parsed line (the literals only select lines worth parsing): the
+   * line's failure level (`E`, `error`, `FATAL`, `panic`, ...), or undefined when it is none.
+   */
+  level: (line: LogLine) => string | undefined;
   /** The same line at a non-failure level (a rule's near-miss), or undefined when there is none. */
   demote: (raw: string) => string | undefined;
 }
 
-/** A line the digest folds: which pattern, its klog level, and the message to template. */
+/** A line the digest folds: which pattern, its level, and the message to template. */
 export interface FailureLine {
   pattern: PatternName;
-  level: KlogLevel | undefined;
+  /** As the line writes it: `E`/`F` (klog), `error`, `fatal`, `ERROR`, `panic`, ... */
+  level: string;
   /** klog call site (`sync_worker.go:602`): where the line was printed. */
   site: string | undefined;
   /** klog: the message after the header; others: the text after the prefix. */
@@ -62,16 +66,17 @@ const LOGFMT_LEVELS = ['error', 'fatal', 'panic', '"error"', '"fatal"', '"panic"
 const JSON_LEVELS = ['error"', 'fatal"', 'panic"', 'dpanic"'];
 const ZAP_LEVELS = ['ERROR\t', 'FATAL\t', 'PANIC\t', 'DPANIC\t'];
 
-const LOGFMT_RE = /(?:^|[\s"])level="?(?:error|fatal|panic)\b/;
-const JSON_RE = /"level":"(?:error|fatal|d?panic)"/;
-const ZAP_RE = /\t(?:ERROR|FATAL|D?PANIC)\t/;
+const LOGFMT_RE = /(?:^|[\s"])level="?(error|fatal|panic)\b/;
+const JSON_RE = /"level":"(error|fatal|d?panic)"/;
+const ZAP_RE = /\t(ERROR|FATAL|D?PANIC)\t/;
+const GO_CRASH_RE = /^(panic|fatal error): /;
 
 export const FAILURE_PATTERNS: readonly FailurePattern[] = [
   {
     name: 'klog',
     description: 'klog error and fatal lines (`E0803 10:14:13.632123 1 file.go:12] …`, `F…`), also after a kubelet, CRI or journal prefix',
     literals: ['E0', 'E1', 'F0', 'F1'].map((text) => ({ text, accept: klogHeaderAt })),
-    matches: (line) => line.klog?.level === 'E' || line.klog?.level === 'F',
+    level: (line) => (line.klog?.level === 'E' || line.klog?.level === 'F' ? line.klog.level : undefined),
     demote: (raw) => replaceOnce(raw, /(^|\s)[EF](\d{4} \d\d:\d\d:\d\d\.\d{6} +\d+ [^\s:\]]+:\d+\])/, '$1I$2'),
   },
   {
@@ -80,14 +85,14 @@ export const FAILURE_PATTERNS: readonly FailurePattern[] = [
     // `vel` (rarer first byte, faster to search than `level`) is searched once for logfmt and
     // JSON: the scanner merges equal literals.
     literals: [{ text: 'vel', accept: (b, at, start) => bytesAt(b, at - 2, 'level=') && startsWord(b, at - 2, start, true) && LOGFMT_LEVELS.some((l) => bytesAt(b, at + 4, l)) }],
-    matches: (line) => LOGFMT_RE.test(line.text),
+    level: (line) => LOGFMT_RE.exec(line.text)?.[1],
     demote: (raw) => replaceOnce(raw, /(level="?)(?:error|fatal|panic)\b/, '$1info'),
   },
   {
     name: 'json',
     description: 'zap / logr JSON lines at level error, fatal or panic (`{"level":"error",…}`)',
     literals: [{ text: 'vel', accept: (b, at) => bytesAt(b, at - 3, '"level":"') && JSON_LEVELS.some((l) => bytesAt(b, at + 6, l)) }],
-    matches: (line) => JSON_RE.test(line.text),
+    level: (line) => JSON_RE.exec(line.text)?.[1],
     demote: (raw) => replaceOnce(raw, /"level":"(?:error|fatal|d?panic)"/, '"level":"info"'),
   },
   {
@@ -95,7 +100,7 @@ export const FAILURE_PATTERNS: readonly FailurePattern[] = [
     description: 'zap console lines at level ERROR, FATAL or PANIC (`<time>\\tERROR\\t<logger>\\t…`)',
     // One search for the tab before the level (tabs are rare outside zap's console lines).
     literals: [{ text: '\t', accept: (b, at) => ZAP_LEVELS.some((l) => bytesAt(b, at + 1, l)) }],
-    matches: (line) => ZAP_RE.test(line.text),
+    level: (line) => ZAP_RE.exec(line.text)?.[1],
     demote: (raw) => replaceOnce(raw, /\t(?:ERROR|FATAL|D?PANIC)\t/, '\tINFO\t'),
   },
   {
@@ -106,7 +111,7 @@ export const FAILURE_PATTERNS: readonly FailurePattern[] = [
       { text: 'panic: ', accept: (b, at, start) => startsWord(b, at, start) },
       { text: 'fatal e', accept: (b, at, start) => startsWord(b, at, start) && bytesAt(b, at, 'fatal error: ') },
     ],
-    matches: (line) => line.text.startsWith('panic: ') || line.text.startsWith('fatal error: '),
+    level: (line) => GO_CRASH_RE.exec(line.text)?.[1],
     demote: (raw) => replaceOnce(raw, /\b(?:panic|fatal error): /, 'recovered: '),
   },
 ];
@@ -132,8 +137,11 @@ export function failureLine(line: LogLine): FailureLine | undefined {
     if (klog.level !== 'E' && klog.level !== 'F') return undefined;
     return { pattern: 'klog', level: klog.level, site: `${klog.file}:${klog.line}`, message: klog.message };
   }
-  const pattern = FAILURE_PATTERNS.find((p) => p.matches(line));
-  return pattern && { pattern: pattern.name, level: undefined, site: undefined, message: line.text };
+  for (const pattern of FAILURE_PATTERNS) {
+    const level = pattern.level(line);
+    if (level !== undefined) return { pattern: pattern.name, level, site: undefined, message: line.text };
+  }
+  return undefined;
 }
 
 function replaceOnce(raw: string, find: RegExp, replacement: string): string | undefined {

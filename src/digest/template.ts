@@ -124,10 +124,10 @@ export function templateId(component: string, template: string): string {
   return createHash('sha256').update(`${component}\n${template}`).digest('hex').slice(0, 10);
 }
 
-/** Drain's wildcard: a whole token that differs between the lines of one template. */
+/** Drain's wildcard: a whole token (no blank, no comma) that differs between the lines of one template. */
 export const WILDCARD = '<*>';
 
-const GENERAL = new Map([...MASKS.map((m): [string, string] => [m.placeholder, m.general]), [WILDCARD, '\\S+']]);
+const GENERAL = new Map([...MASKS.map((m): [string, string] => [m.placeholder, m.general]), [WILDCARD, '[^\\s,]+']]);
 const PLACEHOLDER = new RegExp(`(${[...GENERAL.keys()].map(escapeRegex).join('|')})`);
 /** A klog call site at the start of a template: `sync_worker.go:602] `. */
 const CALL_SITE = /^([\w.-]+\.go:)(\d+)(?=\])/;
