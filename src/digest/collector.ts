@@ -23,7 +23,7 @@ export interface DigestLimits {
   examplesPerTemplate: number;
 }
 
-export const DIGEST_LIMITS: DigestLimits = { templatesPerComponent: 200, templates: 2000, filesPerTemplate: 10, examplesPerTemplate: 3 };
+export const DIGEST_LIMITS: DigestLimits = { templatesPerComponent: 200, templates: 2000, filesPerTemplate: 5, examplesPerTemplate: 3 };
 
 const FAILURE_LITERALS = failureLiterals();
 

@@ -3,6 +3,7 @@ import type { Analysis } from '../analysis/analyze.js';
 import { iso } from '../analysis/inspect.js';
 import { SEVERITIES, severityRank, type Severity } from '../engine/findings.js';
 import { REPORT_SCHEMA_VERSION, type HistoryRow, type Report, type TimelineItem } from './model.js';
+import { reportDigest } from './digest.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -42,6 +43,7 @@ export function buildReport(analysis: Analysis, now: Date = new Date()): Report 
     notChecked: [...notChecked].sort((a, b) => a.ruleId.localeCompare(b.ruleId)),
     passed: [...(result?.passed ?? [])].sort((a, b) => a.ruleId.localeCompare(b.ruleId)),
     facts: { history: historyRows(analysis), timeline: timeline(analysis) },
+    digest: analysis.digest && reportDigest(analysis.digest),
     problems: problems.items,
     limits: analysis.limits,
     stats: { entries: analysis.summary.entries, bytesRead: analysis.summary.bytesRead, durationMs: analysis.durationMs },

@@ -33,6 +33,7 @@ import {
   verifiedLabel,
 } from './common.js';
 import { buildTimeline, focusWindow } from './timeline.js';
+import { digestView, type DigestView } from './digest.js';
 import type { TimelineSvg } from './timeline.js';
 
 export interface HtmlOptions {
@@ -145,6 +146,7 @@ export interface HtmlView {
     itemsOpen: boolean;
     itemsSummary: string;
   };
+  digest: DigestView | null;
   notChecked: { ruleId: string; title: string; reason: string }[];
   hasNotChecked: boolean;
   passed: { ruleId: string; title: string }[];
@@ -248,6 +250,7 @@ export function htmlView(report: Report, options: HtmlOptions = {}): HtmlView {
       itemsOpen: items.length <= 40,
       itemsSummary: `Timeline items (${items.length})`,
     },
+    digest: report.digest ? digestView(report.digest) : null,
     notChecked: sortByRuleId(report.notChecked).map((n) => ({ ruleId: s(n.ruleId), title: s(n.title), reason: s(n.reason) })),
     hasNotChecked: report.notChecked.length > 0,
     passed: sortByRuleId(report.passed).map((p) => ({ ruleId: s(p.ruleId), title: s(p.title) })),

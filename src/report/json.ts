@@ -16,9 +16,10 @@ import type { Limits } from '../core/limits.js';
 import type { Problem } from '../core/problems.js';
 import type { ClusterIdentity, HistoryRow, Report, TimelineItem } from './model.js';
 import { compareStrings, SEVERITIES_DESC, sortByRuleId, sortFindings, sortProblems, sortTimeline } from './common.js';
+import { digestJson } from './digest.js';
 
-type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
-type JsonObject = { [key: string]: Json };
+export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
 
 /** The report as JSON text. */
 export function renderJson(report: Report): string {
@@ -45,6 +46,7 @@ export function toJsonReport(report: Report): JsonObject {
     history: report.facts.history.map(historyRow),
     timeline: sortTimeline(report.facts.timeline).map(timelineItem),
   };
+  if (report.digest !== undefined) out.digest = digestJson(report.digest);
   out.problems = sortProblems(report.problems).map(problem);
   out.limits = limits(report.limits);
   out.stats = {

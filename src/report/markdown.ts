@@ -30,6 +30,7 @@ import {
   verifiedLabel,
 } from './common.js';
 import { fenced, mdParagraphs, mdText, mdUrl, table } from './md.js';
+import { digestMarkdown } from './digest.js';
 
 export interface MarkdownOptions {
   /** Evidence items shown per finding (default 10); the rest are counted. */
@@ -77,6 +78,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
     );
   }
   for (const f of findings) out.push(...finding(f, shown));
+  if (report.digest) out.push(...digestMarkdown(report.digest));
 
   // Timeline.
   out.push('## Upgrade timeline', '');
