@@ -16,7 +16,7 @@ interface Mask {
   find: RegExp;
   /** The replacement, or a function of the match (placeholders that keep part of it). */
   replace: string | ((match: string, ...groups: string[]) => string);
-  /** Regex source that matches whatever the placeholder replaced (linear; safe-regex clean). */
+  /** Regex source that matches whatever the placeholder replaced: no nested quantifiers (safe-regex clean). */
   general: string;
 }
 
@@ -42,7 +42,8 @@ const MASKS: readonly Mask[] = [
     placeholder: '<time>',
     find: /\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?(?: [+-]\d{4})?(?: [A-Z]{2,5})?(?: m=[+-]\d+(?:\.\d+)?)?|\d{4}\/\d\d\/\d\d \d\d:\d\d:\d\d(?:\.\d+)?|(?<![\w:.])\d\d:\d\d:\d\d(?:\.\d+)?(?![\w:])/g,
     replace: '<time>',
-    general: '\\d[\\dT:.,Z+/ -]*(?:[A-Z]{2,5})?(?: m=[+-][\\d.]+)?',
+    // Loose (`+0000 UTC m=+0.1` too), and without nested quantifiers, which the rule loader refuses.
+    general: '\\d[\\w:.,+/ =-]*',
   },
   {
     placeholder: '<uuid>',
@@ -76,7 +77,7 @@ const MASKS: readonly Mask[] = [
     // router-default-6dd4c95495-7dqkw → router-default-<pod>; ovnkube-master-t8phs → ovnkube-master-<pod>
     find: new RegExp(`(?<=[a-z0-9]-)(?:${SUFFIX}{6,10}-)?${SUFFIX}{5}(?![\\w-])`, 'g'),
     replace: '<pod>',
-    general: `${SUFFIX}{5,10}(?:-${SUFFIX}{5})?`,
+    general: `${SUFFIX.slice(0, -1)}-]{5,16}`,
   },
   {
     placeholder: '<dur>',
@@ -168,17 +169,39 @@ function templateParts(template: string): Part[] {
   return parts;
 }
 
-/** A regex (source) matching every line the template folds: constant text escaped, each placeholder general. */
-export function templateRegex(template: string): string {
-  return templateParts(template)
+/**
+ * The parts a regex needs: from the first constant part (a regex is unanchored, so leading
+ * placeholders such as a zap line's `<time>` add nothing) up to `variables` variable parts.
+ */
+function leadingParts(template: string, variables: number): Part[] {
+  const parts = templateParts(template);
+  const start = parts.findIndex((part) => part.literal);
+  if (start < 0) return [];
+  let seen = 0;
+  const end = parts.findIndex((part, i) => i > start && !part.literal && ++seen > variables);
+  return parts.slice(start, end < 0 ? parts.length : end);
+}
+
+/** How many variable parts (placeholders, a call site's line number) a template's regex may hold. */
+export function variableCount(template: string): number {
+  return leadingParts(template, Infinity).filter((part) => !part.literal).length;
+}
+
+/**
+ * A regex (source) matching every line the template folds: constant text escaped, each
+ * placeholder general. With `variables`, only the template's head up to that many variable
+ * parts (a regex may not repeat without bound; the rest of the line is then not checked).
+ */
+export function templateRegex(template: string, variables = Infinity): string {
+  return leadingParts(template, variables)
     .map((part) => part.source)
     .join('');
 }
 
-/** The longest constant run of a template: what a rule can search for before its regex runs. */
-export function longestLiteral(template: string): string {
+/** The longest constant run of a template (or its head): what a rule searches for before its regex runs. */
+export function longestLiteral(template: string, variables = Infinity): string {
   let best = '';
-  for (const part of templateParts(template)) {
+  for (const part of leadingParts(template, variables)) {
     if (!part.literal) continue;
     // Only text the regex holds verbatim: no loose blanks (\s+) or control characters (\xNN).
     for (const run of part.text.split(LOOSE_BLANKS).flatMap((piece) => piece.split(/[\u0000-\u001f\u007f]+/))) {

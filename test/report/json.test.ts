@@ -35,7 +35,7 @@ describe('renderJson', () => {
     expect(renderJson(make())).toBe(a);
     expect(renderJson(reverseKeys(make()))).toBe(a);
     expect(a.endsWith('}\n')).toBe(true);
-    expect(a).toContain('\n  "schemaVersion": "1.0",\n'); // 2-space indent
+    expect(a).toContain(`\n  "schemaVersion": "${REPORT_SCHEMA_VERSION}",\n`); // 2-space indent
   });
 
   it('differs only in generatedAt and stats.durationMs between two runs', () => {
