@@ -54,7 +54,7 @@ const MASKS: readonly Mask[] = [
   {
     placeholder: '<ip>',
     // Bracketed IPv6 (with zone and port), IPv4 (with port), bare IPv6 with `::` or 8 groups.
-    find: /\[[0-9a-fA-F:.]+(?:%\w+)?\](?::\d{1,5})?|(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?(?![\w]|\.\d)|(?<![\w:.])(?:(?:[0-9a-fA-F]{1,4}:){7}[0-9a-fA-F]{1,4}|(?:[0-9a-fA-F]{1,4}:){1,6}:(?:[0-9a-fA-F]{1,4}(?::[0-9a-fA-F]{1,4}){0,5})?|::[0-9a-fA-F]{1,4}(?::[0-9a-fA-F]{1,4}){0,5})(?![\w:])/g,
+    find: /\[[0-9a-fA-F]{0,4}:[0-9a-fA-F:.]*(?:%\w+)?\](?::\d{1,5})?|(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?(?![\w]|\.\d)|(?<![\w:.])(?:(?:[0-9a-fA-F]{1,4}:){7}[0-9a-fA-F]{1,4}|(?:[0-9a-fA-F]{1,4}:){1,6}:(?:[0-9a-fA-F]{1,4}(?::[0-9a-fA-F]{1,4}){0,5})?|::[0-9a-fA-F]{1,4}(?::[0-9a-fA-F]{1,4}){0,5})(?![\w:])/g,
     replace: '<ip>',
     general: '[\\[\\]0-9a-fA-F:.%]+',
   },
@@ -66,18 +66,18 @@ const MASKS: readonly Mask[] = [
     general: 'ip-[\\d-]+[a-z0-9.-]*',
   },
   {
-    placeholder: '<hex>',
-    // 0x… and runs of 8+ hex digits holding both a digit and a letter (hashes, digests, ids).
-    find: /(?<![\w])(?:0x[0-9a-fA-F]+|(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{8,}|[0-9a-f]{32,})(?![\w])/g,
-    replace: '<hex>',
-    general: '(?:0x)?[0-9a-fA-F]+',
-  },
-  {
     placeholder: '<pod>',
     // router-default-6dd4c95495-7dqkw → router-default-<pod>; ovnkube-master-t8phs → ovnkube-master-<pod>
     find: new RegExp(`(?<=[a-z0-9]-)(?:${SUFFIX}{6,10}-)?${SUFFIX}{5}(?![\\w-])`, 'g'),
     replace: '<pod>',
     general: `${SUFFIX.slice(0, -1)}-]{5,16}`,
+  },
+  {
+    placeholder: '<hex>',
+    // 0x… and runs of 8+ hex digits holding both a digit and a letter (hashes, digests, ids).
+    find: /(?<![\w])(?:0x[0-9a-fA-F]+|(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{8,}|[0-9a-f]{32,})(?![\w])/g,
+    replace: '<hex>',
+    general: '(?:0x)?[0-9a-fA-F]+',
   },
   {
     placeholder: '<dur>',
@@ -87,7 +87,7 @@ const MASKS: readonly Mask[] = [
   },
   {
     placeholder: '<name>',
-    find: /(\\?["'])([^"'\s\\]{1,253})(\1)(?!\s*:)/g,
+    find: /(?<![\w"'\\])(\\?["'])([^"'\s\\]{1,253})(\1)(?![\w]|\s*:)/g,
     replace: maskQuoted,
     general: `[^"'\\s\\\\]+`,
   },
