@@ -138,11 +138,15 @@ function selector(file: string, bareInput: boolean): Record<string, string | boo
   return { path: `**/${glob}*` };
 }
 
-/** `<container>-<first words of the message>`, kebab-case. */
+/** `<container>-<first words of the message>`, kebab-case, whole words up to 64 characters. */
 function defaultRuleId(source: SkeletonSource): string {
   const message = source.template.replace(/^[\w.-]+:\d+\] /, '').replace(/<[^>\s]*>/g, ' ');
-  const words = (message.match(/[A-Za-z][A-Za-z0-9]+/g) ?? []).slice(0, 5).map((w) => w.toLowerCase());
-  const id = slug([lastSegment(source.component), ...words].join('-')).slice(0, 64).replace(/-+$/, '');
+  let id = slug(lastSegment(source.component)).slice(0, 40);
+  for (const word of (message.match(/[A-Za-z][A-Za-z0-9]+/g) ?? []).slice(0, 5)) {
+    const next = id === '' ? slug(word) : `${id}-${slug(word)}`;
+    if (next.length > 64) break;
+    id = next;
+  }
   return id || `digest-${source.id}`;
 }
 
