@@ -10,6 +10,7 @@ import type { DigestComponentRow, DigestRow, ReportDigest } from './model.js';
 import { compareStrings, displayTime, sanitizeText } from './common.js';
 import type { JsonObject } from './json.js';
 import { fenced, mdText, table } from './md.js';
+import { classifyPath } from '../layout/classify.js';
 
 /** Templates per component in the report (the JSON holds these; HTML and Markdown show fewer). */
 export const DIGEST_TEMPLATES_IN_REPORT = 50;
@@ -69,6 +70,15 @@ function summary(digest: ReportDigest): string {
     `in ${digest.components.length} ${plural(digest.components.length, 'component')}${explained}. ` +
     'Most frequent first; a template id turns into a rule skeleton with `mgsift rules new --from <id>`.'
   );
+}
+
+/**
+ * A path for people: below the gather's root folder (`namespaces/openshift-sdn/pods/…`), whose
+ * long image-digest name says nothing here. The JSON keeps whole paths.
+ */
+function shortPath(path: string): string {
+  const root = classifyPath(path).root;
+  return root !== undefined && root !== '' && path.startsWith(`${root}/`) ? path.slice(root.length + 1) : path;
 }
 
 function plural(n: number, one: string, many = `${one}s`): string {
@@ -133,7 +143,8 @@ interface TemplateView {
   kind: string;
   first: string;
   last: string;
-  files: string[];
+  /** Below the gather root, with the whole path for a tooltip. */
+  files: { path: string; full: string; count: number }[];
   moreFiles: string | null;
   exampleAt: string;
   example: string;
@@ -173,7 +184,7 @@ export function digestView(digest: ReportDigest): DigestView {
 function fileList(r: DigestRow): string {
   const [top] = r.files;
   const others = r.files.length - 1 + r.moreFiles;
-  return top === undefined ? '' : `${top.path} (${top.count})${others > 0 ? ` and ${others} more ${plural(others, 'file')}` : ''}`;
+  return top === undefined ? '' : `${shortPath(top.path)} (${top.count})${others > 0 ? ` and ${others} more ${plural(others, 'file')}` : ''}`;
 }
 
 function templateView(r: DigestRow): TemplateView {
@@ -184,9 +195,9 @@ function templateView(r: DigestRow): TemplateView {
     kind: s(`${r.pattern} ${r.level}`),
     first: displayTime(r.first),
     last: displayTime(r.last),
-    files: r.files.map((f) => s(`${f.path} (${f.count})`)),
+    files: r.files.map((f) => ({ path: s(shortPath(f.path)), full: s(f.path), count: f.count })),
     moreFiles: r.moreFiles > 0 ? `and ${r.moreFiles} more ${plural(r.moreFiles, 'file')}` : null,
-    exampleAt: s(`${r.example.file}:${r.example.line}`),
+    exampleAt: s(`${shortPath(r.example.file)}:${r.example.line}`),
     example: s(r.example.text),
   };
 }
@@ -207,7 +218,7 @@ export function digestMarkdown(digest: ReportDigest): string[] {
         shown.map((r) => [String(r.count), r.template, displayTime(r.first), displayTime(r.last), fileList(r), r.id]),
       ),
     );
-    for (const r of shown) out.push(`Example of ${mdText(r.id)}: ${mdText(`${r.example.file}:${r.example.line}`)}`, '', ...fenced(r.example.text, 'text'));
+    for (const r of shown) out.push(`Example of ${mdText(r.id)}: ${mdText(`${shortPath(r.example.file)}:${r.example.line}`)}`, '', ...fenced(r.example.text, 'text'));
     const more = moreTemplates(c, shown.length);
     if (more) out.push(`*${mdText(more)}*`, '');
   }

@@ -85,7 +85,9 @@ describe('digest in the HTML report', () => {
     expect(section).toContain('2021-08-03 09:24:51.420Z');
     expect(section).toContain('and 2 more files');
     expect(section).toContain('id <span class="rule">0000000000</span> · klog E');
-    expect(section).toContain(`${CVO_LOG}:7`);
+    // Paths below the gather root; the whole path in a tooltip.
+    expect(section).toContain('Example: <span class="path">namespaces/openshift-cluster-version/pods/cluster-version-operator-849b4dcf9c-dl6zb/cluster-version-operator/cluster-version-operator/logs/current.log:7</span>');
+    expect(section).toContain(`<div title="${CVO_LOG}">namespaces/openshift-cluster-version/pods/`);
   });
 
   it('shows 10 templates per component and 40 components, and says how many more', () => {
@@ -115,7 +117,7 @@ describe('digest in the Markdown report', () => {
     expect(md).toContain('## Unrecognised errors');
     expect(md).toContain('### openshift-cluster-version/cluster-version-operator — 7000 lines (+3 past the template cap), 16 templates');
     expect(md).toContain('| 20 | x.go:0\\] failure number 0 | 2021-08-03 09:24:51.420Z | 2021-08-03 09:27:51.420Z |');
-    expect(md).toContain(`Example of 0000000000: ${CVO_LOG.replace(/_/g, '\\_')}:7`);
+    expect(md).toContain('Example of 0000000000: namespaces/openshift-cluster-version/pods/cluster-version-operator-849b4dcf9c-dl6zb/cluster-version-operator/cluster-version-operator/logs/current.log:7');
     expect(md).toContain('*11 more templates in this component; see the JSON report.*');
   });
 
