@@ -89,10 +89,10 @@ export interface ExplainedLine {
   text: string;
 }
 
-interface FileTally {
-  count: number;
-  first?: number | undefined;
-  last?: number | undefined;
+/** Earliest and latest time seen. */
+interface Span {
+  first: number;
+  last: number;
 }
 
 interface TemplateState {
@@ -103,14 +103,14 @@ interface TemplateState {
   /** The masked message as tokens and blanks (see `drain.ts`); tokens become wildcards as lines join. */
   parts: string[];
   count: number;
-  files: Map<string, FileTally>;
+  /** Lines per listed file. */
+  files: Map<string, number>;
   /** Distinct files, listed or not (entries are read one after the other, so a new file is a new path). */
   fileCount: number;
   lastFile: string;
-  /** Lines in files past the listing cap. */
-  unlistedLines: number;
-  /** Files whose times have no year (moved next to the collection time at the end). */
-  yearless: Set<string>;
+  /** Times of lines with a year, and of yearless lines (in the year 2000, placed at the end). */
+  dated: Span | undefined;
+  yearless: Span | undefined;
   examples: (DigestExample & { yearless: boolean })[];
 }
 
@@ -213,7 +213,7 @@ export class DigestCollector implements EntryConsumer {
       generalize(state.parts, parts);
     } else {
       if (owner.size >= this.limits.templatesPerComponent || this.templateCount >= this.limits.templates) return undefined;
-      state = { component, pattern: failure.pattern, level: failure.level, site: failure.site, parts, count: 0, files: new Map(), fileCount: 0, lastFile: '', unlistedLines: 0, yearless: new Set(), examples: [] };
+      state = { component, pattern: failure.pattern, level: failure.level, site: failure.site, parts, count: 0, files: new Map(), fileCount: 0, lastFile: '', dated: undefined, yearless: undefined, examples: [] };
       const members = owner.groups.get(group);
       if (members) members.push(state);
       else owner.groups.set(group, [state]);
@@ -232,21 +232,16 @@ export class DigestCollector implements EntryConsumer {
     }
     const time = line.time;
     const yearless = time !== undefined && (line.journal?.yearFrom ?? line.klog?.yearFrom) === 'reference';
-    if (time !== undefined && !yearless && (this.latest === undefined || time > this.latest)) this.latest = time;
-    let tally = state.files.get(file);
-    if (!tally && state.files.size < this.limits.filesPerTemplate) {
-      state.files.set(file, (tally = { count: 0 }));
-      if (yearless) state.yearless.add(file);
-    }
-    if (tally) {
-      tally.count++;
-      if (time !== undefined) {
-        if (tally.first === undefined || time < tally.first) tally.first = time;
-        if (tally.last === undefined || time > tally.last) tally.last = time;
+    if (time !== undefined) {
+      if (yearless) state.yearless = widen(state.yearless, time);
+      else {
+        state.dated = widen(state.dated, time);
+        if (this.latest === undefined || time > this.latest) this.latest = time;
       }
-    } else {
-      state.unlistedLines++;
     }
+    const lines = state.files.get(file);
+    if (lines !== undefined) state.files.set(file, lines + 1);
+    else if (state.files.size < this.limits.filesPerTemplate) state.files.set(file, 1);
     if (state.examples.length < this.limits.examplesPerTemplate) {
       const text = line.raw.length > MAX_EXAMPLE_TEXT ? `${line.raw.slice(0, MAX_EXAMPLE_TEXT)}…` : line.raw;
       state.examples.push({ file, line: line.lineNo, time, yearless, text });
@@ -256,8 +251,9 @@ export class DigestCollector implements EntryConsumer {
   /**
    * The digest, without the explained lines. A line is explained when a finding holds it as
    * evidence (same file and line); evidence a rule did not keep (past its `maxEvidence`) is not
-   * known by line, so those lines stay in the digest. Yearless times are placed by
-   * `referenceTime` (the collection time), else by the latest dated line.
+   * known by line, so those lines stay in the digest. Counts and files leave explained lines
+   * out; first and last times do not (they are not kept per line). Yearless times are placed
+   * by `referenceTime` (the collection time), else by the latest dated line.
    */
   digest(explained: readonly ExplainedLine[], referenceTime?: number): Digest {
     const explainedCount = this.subtract(explained);
@@ -265,7 +261,7 @@ export class DigestCollector implements EntryConsumer {
     const components: DigestComponent[] = [];
     for (const [name, owner] of this.components) {
       const templates: DigestTemplate[] = [];
-      for (const group of owner.groups.values()) for (const state of group) if (state.count > 0) templates.push(this.templateOf(state, reference));
+      for (const group of owner.groups.values()) for (const state of group) if (state.count > 0) templates.push(templateOf(state, reference));
       templates.sort((a, b) => b.count - a.count || compare(a.template, b.template));
       const count = templates.reduce((n, t) => n + t.count, 0);
       if (count + owner.unfolded > 0) components.push({ name, count, templates, unfolded: owner.unfolded });
@@ -289,15 +285,12 @@ export class DigestCollector implements EntryConsumer {
       if (!state || state.count === 0) continue;
       count++;
       state.count--;
-      const tally = state.files.get(item.file);
-      if (tally) {
-        tally.count--;
-        if (tally.count === 0) {
-          state.files.delete(item.file);
-          state.fileCount--;
-        }
-      } else {
-        state.unlistedLines = Math.max(0, state.unlistedLines - 1);
+      const lines = state.files.get(item.file);
+      if (lines === 1) {
+        state.files.delete(item.file);
+        state.fileCount--;
+      } else if (lines !== undefined) {
+        state.files.set(item.file, lines - 1);
       }
       // An explained example goes last: the one shown is unexplained while there is one.
       const isItem = (e: DigestExample): boolean => e.file === item.file && e.line === item.line;
@@ -305,38 +298,30 @@ export class DigestCollector implements EntryConsumer {
     }
     return count;
   }
+}
 
-  private templateOf(state: TemplateState, reference: number | undefined): DigestTemplate {
-    let first: number | undefined;
-    let last: number | undefined;
-    const files: { path: string; count: number }[] = [];
-    for (const [path, tally] of state.files) {
-      files.push({ path, count: tally.count });
-      const place = (t: number | undefined): number | undefined => (t !== undefined && state.yearless.has(path) ? nearYear(t, reference) : t);
-      const from = place(tally.first);
-      const to = place(tally.last);
-      if (from !== undefined && (first === undefined || from < first)) first = from;
-      if (to !== undefined && (last === undefined || to > last)) last = to;
-    }
-    files.sort((a, b) => b.count - a.count || compare(a.path, b.path));
-    const { yearless, ...example } = state.examples[0]!;
-    if (yearless) example.time = example.time !== undefined ? nearYear(example.time, reference) : undefined;
-    const message = state.parts.join('');
-    const template = state.site !== undefined ? `${state.site}] ${message}` : message;
-    return {
-      id: templateId(state.component, template),
-      component: state.component,
-      pattern: state.pattern,
-      level: state.level,
-      template,
-      count: state.count,
-      first,
-      last,
-      files,
-      moreFiles: Math.max(0, state.fileCount - state.files.size),
-      example,
-    };
-  }
+/** A template as the digest gives it: times placed, files most lines first, the first unexplained example. */
+function templateOf(state: TemplateState, reference: number | undefined): DigestTemplate {
+  const files = [...state.files].map(([path, count]) => ({ path, count })).sort((a, b) => b.count - a.count || compare(a.path, b.path));
+  const placed = state.yearless && reference !== undefined ? { first: nearYear(state.yearless.first, reference), last: nearYear(state.yearless.last, reference) } : undefined;
+  const times = [state.dated, placed].filter((span): span is Span => span !== undefined);
+  const { yearless, ...example } = state.examples[0]!;
+  if (yearless) example.time = example.time !== undefined && reference !== undefined ? nearYear(example.time, reference) : undefined;
+  const message = state.parts.join('');
+  const template = state.site !== undefined ? `${state.site}] ${message}` : message;
+  return {
+    id: templateId(state.component, template),
+    component: state.component,
+    pattern: state.pattern,
+    level: state.level,
+    template,
+    count: state.count,
+    first: times.length > 0 ? Math.min(...times.map((t) => t.first)) : undefined,
+    last: times.length > 0 ? Math.max(...times.map((t) => t.last)) : undefined,
+    files,
+    moreFiles: Math.max(0, state.fileCount - state.files.size),
+    example,
+  };
 }
 
 /** What a masked message is remembered by: lines of one kind and call site with this message. */
@@ -356,9 +341,15 @@ function find(owner: ComponentState, failure: FailureLine): TemplateState | unde
   return owner.placed.get(placementKey(failure, masked)) ?? bestTemplate(owner.groups.get(groupKey(failure, parts)) ?? [], parts);
 }
 
+function widen(span: Span | undefined, time: number): Span {
+  if (!span) return { first: time, last: time };
+  if (time < span.first) span.first = time;
+  if (time > span.last) span.last = time;
+  return span;
+}
+
 /** A time computed in the year 2000 moved to the latest year that does not put it after `reference` (+ 1 day). */
-function nearYear(time: number, reference: number | undefined): number | undefined {
-  if (reference === undefined) return undefined;
+function nearYear(time: number, reference: number): number {
   const limit = reference + 86_400_000;
   const date = new Date(time);
   let year = new Date(reference).getUTCFullYear();
