@@ -4,7 +4,7 @@
  * zap JSON and console encoders, Go runtime panics).
  *
  * Each pattern has literals searched over raw bytes with a cheap byte check at the hit (no
- * decoding, no regex), and a definition on the decoded line (`matches`), the one that counts:
+ * decoding, no regex), and a definition on the decoded line (`level`), the one that counts:
  * the literals only select the lines worth decoding.
  */
 import type { LogLine } from '../parsers/logline.js';
@@ -14,8 +14,6 @@ export type PatternName = 'klog' | 'logfmt' | 'json' | 'zap' | 'go-panic';
 
 export interface FailurePattern {
   name: PatternName;
-  /** What it catches, for people. */
-  description: string;
   literals: Omit<Literal<PatternName>, 'tag'>[];
   /**
    * The definition, on the parsed line (the literals only select lines worth parsing): the
@@ -74,14 +72,14 @@ const GO_CRASH_RE = /^(panic|fatal error): /;
 export const FAILURE_PATTERNS: readonly FailurePattern[] = [
   {
     name: 'klog',
-    description: 'klog error and fatal lines (`E0803 10:14:13.632123 1 file.go:12] …`, `F…`), also after a kubelet, CRI or journal prefix',
+    // klog error and fatal lines (`E0803 10:14:13.632123 1 file.go:12] …`, `F…`), also after a kubelet, CRI or journal prefix
     literals: ['E0', 'E1', 'F0', 'F1'].map((text) => ({ text, accept: klogHeaderAt })),
     level: (line) => (line.klog?.level === 'E' || line.klog?.level === 'F' ? line.klog.level : undefined),
     demote: (raw) => replaceOnce(raw, /(^|\s)[EF](\d{4} \d\d:\d\d:\d\d\.\d{6} +\d+ [^\s:\]]+:\d+\])/, '$1I$2'),
   },
   {
     name: 'logfmt',
-    description: 'logrus / go-kit logfmt lines at level error, fatal or panic (`level=error msg="…"`)',
+    // logrus / go-kit logfmt lines at level error, fatal or panic (`level=error msg="…"`)
     // `vel` (rarer first byte, faster to search than `level`) is searched once for logfmt and
     // JSON: the scanner merges equal literals.
     literals: [{ text: 'vel', accept: (b, at, start) => bytesAt(b, at - 2, 'level=') && startsWord(b, at - 2, start, true) && LOGFMT_LEVELS.some((l) => bytesAt(b, at + 4, l)) }],
@@ -90,14 +88,14 @@ export const FAILURE_PATTERNS: readonly FailurePattern[] = [
   },
   {
     name: 'json',
-    description: 'zap / logr JSON lines at level error, fatal or panic (`{"level":"error",…}`)',
+    // zap / logr JSON lines at level error, fatal or panic (`{"level":"error",…}`)
     literals: [{ text: 'vel', accept: (b, at) => bytesAt(b, at - 3, '"level":"') && JSON_LEVELS.some((l) => bytesAt(b, at + 6, l)) }],
     level: (line) => JSON_RE.exec(line.text)?.[1],
     demote: (raw) => replaceOnce(raw, /"level":"(?:error|fatal|d?panic)"/, '"level":"info"'),
   },
   {
     name: 'zap',
-    description: 'zap console lines at level ERROR, FATAL or PANIC (`<time>\\tERROR\\t<logger>\\t…`)',
+    // zap console lines at level ERROR, FATAL or PANIC (`<time>\tERROR\t<logger>\t…`)
     // One search for the tab before the level (tabs are rare outside zap's console lines).
     literals: [{ text: '\t', accept: (b, at) => ZAP_LEVELS.some((l) => bytesAt(b, at + 1, l)) }],
     level: (line) => ZAP_RE.exec(line.text)?.[1],
@@ -105,7 +103,7 @@ export const FAILURE_PATTERNS: readonly FailurePattern[] = [
   },
   {
     name: 'go-panic',
-    description: 'Go runtime panics and fatal errors (`panic: …`, `fatal error: …` at the start of the message)',
+    // Go runtime panics and fatal errors (`panic: …`, `fatal error: …` at the start of the message)
     // `fatal e` rather than `fatal error: `: long needles search slower.
     literals: [
       { text: 'panic: ', accept: (b, at, start) => startsWord(b, at, start) },
