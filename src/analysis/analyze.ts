@@ -10,6 +10,7 @@ import { InventoryCollector, type Inventory } from '../facts/inventory.js';
 import { TimelineSourcesCollector, type TimelineSources } from '../facts/timeline-sources.js';
 import { RuleEngine, type EngineResult } from '../engine/engine.js';
 import type { Rule } from '../engine/rule.js';
+import { DigestCollector, type Digest, type ExplainedLine } from '../digest/collector.js';
 
 /** One input read once: its facts, and (when rules are given) the engine's verdicts. */
 export interface Analysis {
@@ -21,6 +22,8 @@ export interface Analysis {
   timeline: TimelineSources;
   result?: EngineResult | undefined;
   inventory?: Inventory | undefined;
+  /** Failure lines no finding explains, folded into templates. */
+  digest?: Digest | undefined;
   problems: Problems;
   limits: Limits;
   durationMs: number;
@@ -30,6 +33,8 @@ export interface AnalyzeOptions {
   limits: Limits;
   rules?: readonly Rule[];
   inventory?: boolean;
+  /** Fold the failure lines that no finding explains into the unrecognised-errors digest. */
+  digest?: boolean;
   onProgress?: (progress: WalkProgress) => void;
 }
 
@@ -43,23 +48,33 @@ export async function analyzeInput(input: string, options: AnalyzeOptions): Prom
   const engine = options.rules ? new RuleEngine(options.rules, { maxLineBytes: options.limits.maxLineBytes, bareInput }) : undefined;
   const inventory = options.inventory ? new InventoryCollector() : undefined;
   const timeline = new TimelineSourcesCollector();
-  const consumers: EntryConsumer[] = [facts, timeline, ...(engine ? [engine] : []), ...(inventory ? [inventory] : [])];
+  const digest = options.digest ? new DigestCollector(options.limits.maxLineBytes) : undefined;
+  const consumers: EntryConsumer[] = [facts, timeline, ...(engine ? [engine] : []), ...(inventory ? [inventory] : []), ...(digest ? [digest] : [])];
   const summary = await walk(source, consumers, { problems, limits: options.limits, onProgress: options.onProgress });
   if (summary.entries === 0 && problems.truncatedAt !== undefined) {
     // Nothing was read: no report to make, an input error (exit 2) with the container's reason.
     throw new InputError(`${input}: ${problems.items[0]?.reason ?? 'unreadable'}`);
   }
   const gathered = facts.facts();
+  const result = engine?.finish(gathered);
   return {
     input,
     container: source.container,
     summary,
     facts: gathered,
     timeline: timeline.sources(),
-    result: engine?.finish(gathered),
+    result,
     inventory: inventory?.inventory(),
+    digest: digest?.digest(explainedLines(result), gathered.collectedAt),
     problems,
     limits: options.limits,
     durationMs: Date.now() - started,
   };
+}
+
+/** A log line is explained when a finding holds it as evidence: same file, same line. */
+function explainedLines(result: EngineResult | undefined): ExplainedLine[] {
+  return (result?.findings ?? []).flatMap((finding) =>
+    finding.evidence.flatMap((e) => (e.line !== undefined && e.file !== '' ? [{ file: e.file, line: e.line, text: e.text }] : [])),
+  );
 }

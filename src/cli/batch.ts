@@ -29,7 +29,7 @@ export type Outcome = { report: Report } | { error: string; cause?: unknown };
 
 /** The whole pipeline for one input, down to the report every renderer draws from. */
 export async function reportOf(input: string, limits: Limits, rules: readonly Rule[], onProgress?: (progress: WalkProgress) => void): Promise<Report> {
-  return buildReport(await analyzeInput(input, { limits, rules, onProgress }));
+  return buildReport(await analyzeInput(input, { limits, rules, digest: true, onProgress }));
 }
 
 /** The rules a {@link BatchSpec} names (its folders were loaded and checked once already). */

@@ -3,9 +3,14 @@ import { loadRules, loadRuleText, type RuleIssue } from '../engine/load.js';
 import { FACT_NAMES } from '../engine/facts-view.js';
 import { DEFAULT_LIMITS } from '../core/limits.js';
 import { fixtureCases, runCase } from '../ruletest/fixtures.js';
-import { readFile, stat } from 'node:fs/promises';
+import { ruleSkeleton, SkeletonError, type SkeletonSource } from '../ruletest/skeleton.js';
+import { analyzeInput } from '../analysis/analyze.js';
+import { access, mkdir, open, readFile, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { Rule } from '../engine/rule.js';
+import { isPlainObject as isRecord } from '../parsers/k8s.js';
 import { UsageError } from './options.js';
+import { writeAtomically } from './output.js';
 
 export function rulesCommand(): Command {
   const rules = new Command('rules').description('list, lint and test rules');
@@ -23,8 +28,9 @@ export function rulesCommand(): Command {
     .command('lint')
     .description('check rules: schema, unique ids, regex safety, templates, fixtures present')
     .argument('[paths...]', 'rule folders or files (default: the built-in pack)')
-    .action(async (paths: string[]) => {
-      const { rules: loadedRules, issues } = await loadPaths(paths);
+    .option('--rules <dir...>', 'rule folders (the same as giving them as paths)')
+    .action(async (paths: string[], flags: { rules?: string[] }) => {
+      const { rules: loadedRules, issues } = await loadPaths([...paths, ...(flags.rules ?? [])]);
       for (const rule of loadedRules) issues.push(...(await lintRule(rule)));
       reportIssues(issues);
       process.stdout.write(`${loadedRules.length} rules, ${issues.length} problem(s)\n`);
@@ -34,9 +40,10 @@ export function rulesCommand(): Command {
     .command('test')
     .description('run every rule on its fixtures (must fire / must stay quiet) through the analyze pipeline')
     .argument('[paths...]', 'rule folders or files (default: the built-in pack)')
+    .option('--rules <dir...>', 'rule folders (the same as giving them as paths)')
     .option('--rule <id>', 'only this rule')
-    .action(async (paths: string[], flags: { rule?: string }) => {
-      const { rules: loadedRules, issues } = await loadPaths(paths);
+    .action(async (paths: string[], flags: { rule?: string; rules?: string[] }) => {
+      const { rules: loadedRules, issues } = await loadPaths([...paths, ...(flags.rules ?? [])]);
       reportIssues(issues);
       const selected = flags.rule ? loadedRules.filter((r) => r.id === flags.rule) : loadedRules;
       if (flags.rule && selected.length === 0) throw new UsageError(`no rule '${flags.rule}'`);
@@ -62,7 +69,99 @@ export function rulesCommand(): Command {
       process.stdout.write(`${passed} passed, ${failed} failed\n`);
       process.exitCode = failed > 0 ? 1 : 0;
     });
+  rules
+    .command('new')
+    .description('write a rule skeleton, with fixtures, for a template of the unrecognised-errors digest')
+    .argument('<input>', 'a JSON report written by `mgsift analyze`, or an input to analyze')
+    .requiredOption('--from <template-id>', "the template's id, from the report's Unrecognised errors section")
+    .option('--dir <rules-dir>', 'folder of user rules to write into (for --rules)', 'mgsift-rules')
+    .option('--id <rule-id>', 'id of the new rule (default: made from the component and the template)')
+    .action(async (input: string, flags: { from: string; dir: string; id?: string }) => {
+      const found = await findTemplate(input, flags.from);
+      let skeleton;
+      try {
+        skeleton = ruleSkeleton(found.source, { ruleId: flags.id, bareInput: found.bareInput, origin: input });
+      } catch (err) {
+        if (err instanceof SkeletonError) throw new UsageError(err.message);
+        throw err;
+      }
+      const targets = skeleton.files.map((file) => ({ path: join(flags.dir, file.path), content: file.content }));
+      for (const target of targets) {
+        if (await exists(target.path)) throw new UsageError(`${target.path} exists; choose another rule id with --id`);
+      }
+      for (const target of targets) {
+        await mkdir(dirname(target.path), { recursive: true });
+        await writeAtomically(target.path, target.content);
+      }
+      process.stdout.write(`${targets[0]!.path}: rule ${skeleton.ruleId} for template ${flags.from}, with fixtures; edit it, then run\n`);
+      process.stdout.write(`  mgsift rules test --rules ${flags.dir} --rule ${skeleton.ruleId}\n`);
+    });
   return rules;
+}
+
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+/**
+ * The template with this id, from a JSON report (its digest section) or else by analysing the
+ * input (digest only: ids depend on the lines, not on the rules).
+ */
+async function findTemplate(input: string, id: string): Promise<{ source: SkeletonSource; bareInput: boolean }> {
+  const report = await readReport(input);
+  if (report) {
+    const digest = report['digest'];
+    if (!isRecord(digest) || !Array.isArray(digest['components'])) {
+      throw new UsageError(`${input} is a report without an Unrecognised errors section (made by an older mgsift?)`);
+    }
+    for (const component of digest['components'] as unknown[]) {
+      if (!isRecord(component) || typeof component['name'] !== 'string' || !Array.isArray(component['templates'])) continue;
+      const row = (component['templates'] as unknown[]).find((t) => isRecord(t) && t['id'] === id);
+      const source = row === undefined ? undefined : templateRow(row, component['name']);
+      if (source) return { source, bareInput: isRecord(report['input']) && report['input']['layout'] === 'bare-log' };
+    }
+    throw new UsageError(`no template '${id}' in ${input} (the JSON report lists at most 50 templates per component)`);
+  }
+  const analysis = await analyzeInput(input, { limits: DEFAULT_LIMITS, digest: true });
+  for (const component of analysis.digest?.components ?? []) {
+    const template = component.templates.find((t) => t.id === id);
+    if (template) return { source: template, bareInput: analysis.summary.layout === 'bare-log' };
+  }
+  throw new UsageError(`no template '${id}' in the digest of ${input}`);
+}
+
+/** The input as a parsed JSON report, or undefined when it is not one (then it is an input to analyze). */
+async function readReport(input: string): Promise<Record<string, unknown> | undefined> {
+  if (!(await stat(input)).isFile()) return undefined;
+  const handle = await open(input);
+  let head: string;
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(64), 0, 64, 0);
+    head = buffer.toString('utf8', 0, bytesRead).trimStart();
+  } finally {
+    await handle.close();
+  }
+  if (!head.startsWith('{')) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(await readFile(input, 'utf8'));
+  } catch {
+    return undefined;
+  }
+  return isRecord(value) && typeof value['schemaVersion'] === 'string' ? value : undefined;
+}
+
+/** A digest template row of a JSON report, checked field by field. */
+function templateRow(row: unknown, component: string): SkeletonSource | undefined {
+  if (!isRecord(row) || !isRecord(row['example'])) return undefined;
+  const { id, pattern, level, template, count } = row;
+  const { file, line, text } = row['example'];
+  if (typeof id !== 'string' || typeof pattern !== 'string' || typeof level !== 'string' || typeof template !== 'string' || typeof count !== 'number') return undefined;
+  if (typeof file !== 'string' || typeof line !== 'number' || typeof text !== 'string') return undefined;
+  return { id, component, pattern, level, template, count, example: { file, line, text } };
 }
 
 async function loadPaths(paths: readonly string[]): Promise<{ rules: Rule[]; issues: RuleIssue[] }> {

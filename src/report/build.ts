@@ -5,6 +5,7 @@ import { iso } from '../analysis/inspect.js';
 import { SEVERITIES, severityRank, type Severity } from '../engine/findings.js';
 import { REPORT_SCHEMA_VERSION, type Report } from './model.js';
 import { collectTimeline, historyRows, REPORT_SCOPE } from './timeline-items.js';
+import { reportDigest } from './digest.js';
 
 /** mgsift's own version (package.json), written into every report. */
 export const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -45,6 +46,7 @@ export function buildReport(analysis: Analysis, now: Date = new Date()): Report 
     notChecked: [...notChecked].sort((a, b) => a.ruleId.localeCompare(b.ruleId)),
     passed: [...(result?.passed ?? [])].sort((a, b) => a.ruleId.localeCompare(b.ruleId)),
     facts: { history: historyRows(analysis), timeline: timeline.items, timelineOmitted: timeline.omitted },
+    digest: analysis.digest && reportDigest(analysis.digest),
     problems: problems.items,
     limits: analysis.limits,
     stats: { entries: analysis.summary.entries, bytesRead: analysis.summary.bytesRead, durationMs: analysis.durationMs },

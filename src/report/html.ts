@@ -32,6 +32,7 @@ import {
   splitMatch,
 } from './common.js';
 import { timelineView, type TimelineView } from './timeline-view.js';
+import { digestView, type DigestView } from './digest.js';
 
 export interface HtmlOptions {
   /** Folder holding `report.html.hbs` and `partials/`; defaults to the package's `templates/`. */
@@ -110,6 +111,7 @@ export interface HtmlView {
   findings: FindingView[];
   hasFindings: boolean;
   timeline: TimelineView;
+  digest: DigestView | null;
   notChecked: { ruleId: string; title: string; reason: string }[];
   hasNotChecked: boolean;
   passed: { ruleId: string; title: string }[];
@@ -161,6 +163,7 @@ export function htmlView(report: Report, options: HtmlOptions = {}): HtmlView {
     findings,
     hasFindings: findings.length > 0,
     timeline: timelineView(report, { maxItems: options.maxTimelineItems, maxRows: options.maxTimelineRows }),
+    digest: report.digest ? digestView(report.digest) : null,
     notChecked: sortByRuleId(report.notChecked).map((n) => ({ ruleId: s(n.ruleId), title: s(n.title), reason: s(n.reason) })),
     hasNotChecked: report.notChecked.length > 0,
     passed: sortByRuleId(report.passed).map((p) => ({ ruleId: s(p.ruleId), title: s(p.title) })),

@@ -16,6 +16,7 @@ import type { Limits } from '../core/limits.js';
 import type { Problem } from '../core/problems.js';
 import type { ClusterIdentity, HistoryRow, Report, TimelineItem } from './model.js';
 import { compareStrings, SEVERITIES_DESC, sortByRuleId, sortFindings, sortProblems, sortTimeline } from './common.js';
+import { digestJson } from './digest.js';
 
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
@@ -46,6 +47,7 @@ export function toJsonReport(report: Report): JsonObject {
     timeline: sortTimeline(report.facts.timeline).map(timelineItemJson),
     timelineOmitted: report.facts.timelineOmitted.map((o) => ({ lane: o.lane, count: num(o.count), reason: o.reason })),
   };
+  if (report.digest !== undefined) out.digest = digestJson(report.digest);
   out.problems = sortProblems(report.problems).map(problem);
   out.limits = limits(report.limits);
   out.stats = {

@@ -27,6 +27,48 @@ export interface HistoryRow {
   forced: boolean;
 }
 
+/** One template of the unrecognised-errors digest: lines of one component that fold into it. */
+export interface DigestRow {
+  /** Stable id of component + template: `mgsift rules new --from <id>`. */
+  id: string;
+  /** Which failure pattern found the lines (`klog`, `logfmt`, `json`, `zap`, `go-panic`). */
+  pattern: string;
+  /** The lines' level as they write it (`E`, `F`, `error`, `ERROR`, `panic`, ...). */
+  level: string;
+  template: string;
+  count: number;
+  /** ISO 8601: first and last line with a time. */
+  first?: string | undefined;
+  last?: string | undefined;
+  /** Most lines first, capped; `moreFiles` counts the others. */
+  files: { path: string; count: number }[];
+  moreFiles: number;
+  example: { file: string; line: number; time?: string | undefined; text: string };
+}
+
+export interface DigestComponentRow {
+  /** `namespace/container`, `host/<service>`, or a bare log's file name. */
+  name: string;
+  /** Lines folded into the component's templates. */
+  count: number;
+  /** Lines not folded: the digest's template caps were reached. */
+  unfolded: number;
+  /** Most lines first, capped; `moreTemplates` counts the others. */
+  templates: DigestRow[];
+  moreTemplates: number;
+}
+
+/** Error lines no finding explains, folded into templates per component. */
+export interface ReportDigest {
+  /** Error lines seen, explained ones included. */
+  lines: number;
+  /** Lines that are evidence of a finding (same file and line), left out. */
+  explained: number;
+  templates: number;
+  /** Most lines first. */
+  components: DigestComponentRow[];
+}
+
 /** One moment or span on the report's time axis. */
 export interface TimelineItem {
   /** Lane: `history`, `cvo`, `operator`, `node`, `event`, `finding`. */
@@ -77,6 +119,8 @@ export interface Report {
     /** What the timeline leaves out, by lane (`mgsift timeline` lists everything). */
     timelineOmitted: TimelineOmission[];
   };
+  /** Unrecognised errors; absent when the digest was not made. */
+  digest?: ReportDigest | undefined;
   /** What could not be read, and why. */
   problems: Problem[];
   limits: Limits;

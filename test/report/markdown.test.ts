@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fenced, mdCell, mdText, renderMarkdown } from '../../src/report/markdown.js';
+import { renderMarkdown } from '../../src/report/markdown.js';
+import { fenced, mdCell, mdText } from '../../src/report/md.js';
 import { sanitizeText } from '../../src/report/common.js';
 import { FINAL_SYNC_LINE, healthyReport, HOSTILE_LINE, manyEntriesReport, rollbackReport, seed000Report } from './fixtures.js';
 

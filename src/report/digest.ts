@@ -1,0 +1,228 @@
+/**
+ * The unrecognised-errors section of the reports: the analysis' digest as report rows (JSON),
+ * as an HTML view (`templates/partials/digest.hbs`) and as Markdown. Each format shows the
+ * components with most lines first and, in each, the templates with most lines first, capped;
+ * what a cap leaves out is counted ("N more").
+ */
+import type { Digest, DigestTemplate } from '../digest/collector.js';
+import { iso } from '../analysis/inspect.js';
+import type { DigestComponentRow, DigestRow, ReportDigest } from './model.js';
+import { compareStrings, displayTime, sanitizeText } from './common.js';
+import type { JsonObject } from './json.js';
+import { fenced, mdText, table } from './md.js';
+import { classifyPath } from '../layout/classify.js';
+
+/** Templates per component in the report (the JSON holds these; HTML and Markdown show fewer). */
+export const DIGEST_TEMPLATES_IN_REPORT = 50;
+/** Shown in HTML: components, and templates per component. */
+const HTML_COMPONENTS = 40;
+const HTML_TEMPLATES = 10;
+/** Shown in Markdown (pasted into tickets: shorter). */
+const MD_COMPONENTS = 20;
+const MD_TEMPLATES = 5;
+/** Components whose section is open when the HTML report opens. */
+const HTML_OPEN = 3;
+
+/** The digest as report rows: times as ISO strings, templates capped per component. */
+export function reportDigest(digest: Digest): ReportDigest {
+  const components = digest.components.map(
+    (c): DigestComponentRow => ({
+      name: c.name,
+      count: c.count,
+      unfolded: c.unfolded,
+      templates: c.templates.slice(0, DIGEST_TEMPLATES_IN_REPORT).map(row),
+      moreTemplates: Math.max(0, c.templates.length - DIGEST_TEMPLATES_IN_REPORT),
+    }),
+  );
+  const templates = digest.components.reduce((n, c) => n + c.templates.length, 0);
+  return { lines: digest.lines, explained: digest.explained, templates, components };
+}
+
+function row(t: DigestTemplate): DigestRow {
+  return {
+    id: t.id,
+    pattern: t.pattern,
+    level: t.level,
+    template: t.template,
+    count: t.count,
+    first: iso(t.first),
+    last: iso(t.last),
+    files: t.files.map((f) => ({ path: f.path, count: f.count })),
+    moreFiles: t.moreFiles,
+    example: { file: t.example.file, line: t.example.line, time: iso(t.example.time), text: t.example.text },
+  };
+}
+
+/** Components and templates in report order: most lines first, then by name / template text. */
+function sorted(digest: ReportDigest): DigestComponentRow[] {
+  return [...digest.components]
+    .sort((a, b) => b.count + b.unfolded - (a.count + a.unfolded) || compareStrings(a.name, b.name))
+    .map((c) => ({ ...c, templates: [...c.templates].sort((a, b) => b.count - a.count || compareStrings(a.template, b.template) || compareStrings(a.id, b.id)) }));
+}
+
+/** One sentence on the whole digest. */
+function summary(digest: ReportDigest): string {
+  if (digest.lines === 0) return 'No error-level log line was found.';
+  const folded = digest.components.reduce((n, c) => n + c.count, 0);
+  const explained = digest.explained > 0 ? `; ${digest.explained} more ${plural(digest.explained, 'is', 'are')} evidence of a finding and left out` : '';
+  return (
+    `${folded} error-level log ${plural(folded, 'line')} that no rule explains fold into ${digest.templates} ${plural(digest.templates, 'template')} ` +
+    `in ${digest.components.length} ${plural(digest.components.length, 'component')}${explained}. ` +
+    'Most frequent first; a template id turns into a rule skeleton with `mgsift rules new --from <id>`.'
+  );
+}
+
+/**
+ * A path for people: below the gather's root folder (`namespaces/openshift-sdn/pods/…`), whose
+ * long image-digest name says nothing here. The JSON keeps whole paths.
+ */
+function shortPath(path: string): string {
+  const root = classifyPath(path).root;
+  return root !== undefined && root !== '' && path.startsWith(`${root}/`) ? path.slice(root.length + 1) : path;
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return n === 1 ? one : many;
+}
+
+function componentSummary(c: DigestComponentRow): string {
+  const templates = c.templates.length + c.moreTemplates;
+  const unfolded = c.unfolded > 0 ? ` (+${c.unfolded} past the template cap)` : '';
+  return `${c.count} ${plural(c.count, 'line')}${unfolded}, ${templates} ${plural(templates, 'template')}`;
+}
+
+function moreTemplates(c: DigestComponentRow, shown: number): string | null {
+  const more = c.templates.length - shown + c.moreTemplates;
+  return more > 0 ? `${more} more ${plural(more, 'template')} in this component; see the JSON report.` : null;
+}
+
+function moreComponents(all: number, shown: number): string | null {
+  const more = all - shown;
+  return more > 0 ? `${more} more ${plural(more, 'component')} with fewer lines; see the JSON report.` : null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON
+
+/** The digest in canonical key order (the order of `schema/report.schema.json`). */
+export function digestJson(digest: ReportDigest): JsonObject {
+  return {
+    lines: digest.lines,
+    explained: digest.explained,
+    templates: digest.templates,
+    components: sorted(digest).map((c) => ({
+      name: c.name,
+      count: c.count,
+      unfolded: c.unfolded,
+      templates: c.templates.map(rowJson),
+      moreTemplates: c.moreTemplates,
+    })),
+  };
+}
+
+function rowJson(r: DigestRow): JsonObject {
+  const out: JsonObject = { id: r.id, pattern: r.pattern, level: r.level, template: r.template, count: r.count };
+  if (r.first !== undefined) out.first = r.first;
+  if (r.last !== undefined) out.last = r.last;
+  out.files = [...r.files].sort((a, b) => b.count - a.count || compareStrings(a.path, b.path)).map((f) => ({ path: f.path, count: f.count }));
+  out.moreFiles = r.moreFiles;
+  const example: JsonObject = { file: r.example.file, line: r.example.line };
+  if (r.example.time !== undefined) example.time = r.example.time;
+  example.text = r.example.text;
+  out.example = example;
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTML view (printed by templates/partials/digest.hbs with escaping only)
+
+interface TemplateView {
+  id: string;
+  count: number;
+  template: string;
+  kind: string;
+  first: string;
+  last: string;
+  /** Below the gather root, with the whole path for a tooltip. */
+  files: { path: string; full: string; count: number }[];
+  moreFiles: string | null;
+  exampleAt: string;
+  example: string;
+}
+
+interface ComponentView {
+  name: string;
+  summary: string;
+  open: boolean;
+  templates: TemplateView[];
+  more: string | null;
+}
+
+export interface DigestView {
+  summary: string;
+  components: ComponentView[];
+  more: string | null;
+}
+
+const s = sanitizeText;
+
+export function digestView(digest: ReportDigest): DigestView {
+  const all = sorted(digest);
+  const components = all.slice(0, HTML_COMPONENTS).map(
+    (c, i): ComponentView => ({
+      name: s(c.name),
+      summary: componentSummary(c),
+      open: i < HTML_OPEN,
+      templates: c.templates.slice(0, HTML_TEMPLATES).map(templateView),
+      more: moreTemplates(c, Math.min(c.templates.length, HTML_TEMPLATES)),
+    }),
+  );
+  return { summary: summary(digest), components, more: moreComponents(all.length, components.length) };
+}
+
+/** Markdown tables stay narrow: the file with most lines, and how many others. */
+function fileList(r: DigestRow): string {
+  const [top] = r.files;
+  const others = r.files.length - 1 + r.moreFiles;
+  return top === undefined ? '' : `${shortPath(top.path)} (${top.count})${others > 0 ? ` and ${others} more ${plural(others, 'file')}` : ''}`;
+}
+
+function templateView(r: DigestRow): TemplateView {
+  return {
+    id: s(r.id),
+    count: r.count,
+    template: s(r.template),
+    kind: s(`${r.pattern} ${r.level}`),
+    first: displayTime(r.first),
+    last: displayTime(r.last),
+    files: r.files.map((f) => ({ path: s(shortPath(f.path)), full: s(f.path), count: f.count })),
+    moreFiles: r.moreFiles > 0 ? `and ${r.moreFiles} more ${plural(r.moreFiles, 'file')}` : null,
+    exampleAt: s(`${shortPath(r.example.file)}:${r.example.line}`),
+    example: s(r.example.text),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Markdown
+
+/** The digest section of the Markdown report. */
+export function digestMarkdown(digest: ReportDigest): string[] {
+  const out: string[] = ['## Unrecognised errors', '', mdText(summary(digest)), ''];
+  const all = sorted(digest);
+  for (const c of all.slice(0, MD_COMPONENTS)) {
+    out.push(`### ${mdText(c.name)} — ${mdText(componentSummary(c))}`, '');
+    const shown = c.templates.slice(0, MD_TEMPLATES);
+    out.push(
+      table(
+        ['Lines', 'Template', 'First seen (UTC)', 'Last seen (UTC)', 'Files (lines)', 'Id'],
+        shown.map((r) => [String(r.count), r.template, displayTime(r.first), displayTime(r.last), fileList(r), r.id]),
+      ),
+    );
+    for (const r of shown) out.push(`Example of ${mdText(r.id)}: ${mdText(`${shortPath(r.example.file)}:${r.example.line}`)}`, '', ...fenced(r.example.text, 'text'));
+    const more = moreTemplates(c, shown.length);
+    if (more) out.push(`*${mdText(more)}*`, '');
+  }
+  const more = moreComponents(all.length, Math.min(all.length, MD_COMPONENTS));
+  if (more) out.push(`*${mdText(more)}*`, '');
+  return out;
+}
