@@ -312,7 +312,7 @@ function printTable(results, targets) {
   lines.push('targets (≤ limit; * = the issue\'s own cases: the largest .tar.gz, xz -dc on the largest .tar.xz, memory everywhere)');
   for (const t of targets) {
     const verdict = t.met === undefined ? 'not measured' : t.met ? 'met' : 'NOT MET';
-    lines.push(`  ${t.headline ? '*' : ' '} ${t.scope.padEnd(22)} ${t.name.padEnd(34)} ${fmt(t.value).padStart(8)}  ≤ ${String(t.limit).padEnd(5)} ${verdict}`);
+    lines.push(`  ${t.headline ? '*' : ' '} ${t.scope.padEnd(22)} ${t.name.padEnd(34)} ${fmt(t.value, t.value >= 100 ? 0 : 3).padStart(8)}  ≤ ${String(t.limit).padEnd(5)} ${verdict}`);
   }
   process.stdout.write(`${lines.join('\n')}\n`);
 }
