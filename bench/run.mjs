@@ -1,0 +1,422 @@
+#!/usr/bin/env node
+// `npm run bench`: mgsift against the decompression limit and what users type today, on large
+// must-gather-shaped archives (bench/generate.mjs). See BENCHMARKS.md for how to read it.
+//
+//   node bench/run.mjs [--sizes 0.25,1] [--reps 3] [--formats gz,xz] [--quick]
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, release, totalmem } from 'node:os';
+import { join, relative } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import { DEFAULT_CACHE, ensureArchive, GB, hasCommand, REPO, XZ_PRESET } from './generate.mjs';
+import { logPatterns } from './patterns.mjs';
+
+const CLI = join(REPO, 'dist', 'cli', 'main.js');
+const USAGE = join(REPO, 'bench', 'usage.mjs');
+const MB = 1e6;
+const CLONES = 10;
+
+const TARGETS = {
+  decompress: { gz: 1.0, xz: 1.1 },
+  tarGrep: 0.25,
+  tarRg: 0.5,
+  pipeRg: 1.0,
+  rules10: 1.3,
+  rssMb: 250,
+  rssGrowth: 1.1,
+};
+
+function parseArgs(argv) {
+  const options = { sizes: [0.25, 1], reps: 3, formats: ['gz', 'xz'], quick: false };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${flag} needs a value`);
+      return v;
+    };
+    if (flag === '--sizes') options.sizes = value().split(',').map(Number);
+    else if (flag === '--reps') options.reps = Number(value());
+    else if (flag === '--formats') options.formats = value().split(',');
+    else if (flag === '--quick') options.quick = true;
+    else throw new Error(`unknown option ${flag} (use --sizes 0.25,1 --reps 3 --formats gz,xz --quick)`);
+  }
+  if (options.quick) {
+    if (!argv.includes('--sizes')) options.sizes = [0.15];
+    if (!argv.includes('--reps')) options.reps = 1;
+  }
+  if (options.sizes.some((s) => !(s > 0)) || !(options.reps >= 1) || options.formats.some((f) => f !== 'gz' && f !== 'xz')) {
+    throw new Error('--sizes takes positive GB, --reps a count ≥ 1, --formats gz and/or xz');
+  }
+  return options;
+}
+
+const say = (message) => process.stderr.write(`bench: ${message}\n`);
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+/** The benchmark measures the built CLI; build it when dist/ is missing or older than src/. */
+function ensureBuilt() {
+  if (existsSync(CLI) && statSync(CLI).mtimeMs >= newestMtime(join(REPO, 'src'))) return;
+  say('building dist/ (npx tsc -p tsconfig.json)');
+  const build = spawnSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: REPO, stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('the build failed');
+}
+
+/** ripgrep and pigz come from Debian's packages when missing (CI and this machine run as root). */
+function ensureTools() {
+  const missing = [['rg', 'ripgrep'], ['pigz', 'pigz']].filter(([command]) => !hasCommand(command)).map(([, pkg]) => pkg);
+  if (missing.length === 0) return;
+  if (process.getuid?.() !== 0) {
+    say(`${missing.join(' and ')} missing and not root: the baselines that need them are skipped`);
+    return;
+  }
+  say(`installing ${missing.join(', ')} with apt-get`);
+  const install = () => spawnSync('apt-get', ['install', '-y', '--no-install-recommends', ...missing], { stdio: ['ignore', 'ignore', 'inherit'] }).status === 0;
+  if (!install()) {
+    spawnSync('apt-get', ['update'], { stdio: ['ignore', 'ignore', 'inherit'] });
+    install();
+  }
+}
+
+function firstLine(command, args) {
+  const run = spawnSync(command, args, { encoding: 'utf8' });
+  return run.status === 0 ? `${run.stdout}${run.stderr}`.split('\n')[0].trim() : 'not installed';
+}
+
+function machine() {
+  return {
+    cpu: cpus()[0]?.model ?? 'unknown',
+    cores: cpus().length,
+    memoryGb: +(totalmem() / 2 ** 30).toFixed(1),
+    kernel: release(),
+    node: process.version,
+    locale: process.env.LC_ALL || process.env.LC_CTYPE || process.env.LANG || 'unset',
+    tools: {
+      gzip: firstLine('gzip', ['--version']),
+      pigz: firstLine('pigz', ['--version']),
+      xz: firstLine('xz', ['--version']),
+      tar: firstLine('tar', ['--version']),
+      grep: firstLine('grep', ['--version']),
+      rg: firstLine('rg', ['--version']),
+    },
+  };
+}
+
+/** The full pack ten times: nine clones of every shipped rule under new ids, as a user folder. */
+function tenfoldPack(dir) {
+  rmSync(dir, { recursive: true, force: true });
+  const rulesDir = join(REPO, 'rules');
+  const walk = (folder) =>
+    readdirSync(folder, { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? (e.name.endsWith('.fixtures') ? [] : walk(join(folder, e.name))) : /\.ya?ml$/.test(e.name) ? [join(folder, e.name)] : [],
+    );
+  for (const file of walk(rulesDir)) {
+    const text = readFileSync(file, 'utf8');
+    const id = /^id: (\S+)$/m.exec(text)?.[1];
+    if (!id) continue;
+    for (let k = 2; k <= CLONES; k++) {
+      const target = join(dir, relative(rulesDir, file).replace(/[^/]+$/, `${id}-x${k}.yaml`));
+      mkdirSync(join(target, '..'), { recursive: true });
+      writeFileSync(target, text.replace(/^id: \S+$/m, `id: ${id}-x${k}`));
+    }
+  }
+}
+
+const quote = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** Runs a shell command line and returns its wall time in seconds; `ok` lists accepted exit codes. */
+function timed(commandLine, ok = [0], env = process.env) {
+  const started = performance.now();
+  const run = spawnSync('bash', ['-o', 'pipefail', '-c', commandLine], { stdio: ['ignore', 'ignore', 'pipe'], env, maxBuffer: 16 * 2 ** 20 });
+  const seconds = (performance.now() - started) / 1000;
+  if (!ok.includes(run.status ?? -1)) throw new Error(`${commandLine.slice(0, 200)}… exited ${run.status}: ${String(run.stderr).slice(0, 500)}`);
+  return seconds;
+}
+
+/** One mgsift analysis: wall time, peak RSS, CPU time and the report's findings. */
+function mgsift(archive, work, extraArgs) {
+  const report = join(work, 'report.json');
+  const usageFile = join(work, 'usage.json');
+  rmSync(report, { force: true });
+  const line = ['node', '--import', quote(pathToFileURL(USAGE).href), quote(CLI), 'analyze', quote(archive), '--format', 'json', '-o', quote(report), ...extraArgs.map(quote)].join(' ');
+  const seconds = timed(line, [0, 1], { ...process.env, MGSIFT_BENCH_USAGE: usageFile });
+  const usage = JSON.parse(readFileSync(usageFile, 'utf8'));
+  return { seconds, rssMb: usage.maxRssBytes / MB, cpuSeconds: usage.cpuSeconds, report: JSON.parse(readFileSync(report, 'utf8')) };
+}
+
+/** What must not change between runs: each finding's rule, severity and evidence places. */
+function findingKeys(report, ruleIdOf = (id) => id) {
+  return report.findings
+    .map((f) => `${ruleIdOf(f.ruleId)} ${f.severity} ${f.evidence.map((e) => `${e.signal}@${e.file}:${e.line ?? ''}`).join(',')} +${f.evidenceDropped ?? 0}`)
+    .sort();
+}
+
+function plantedMissing(report, expected) {
+  return expected.filter(
+    (p) => !report.findings.some((f) => f.ruleId === p.ruleId && f.evidence.some((e) => e.file === p.file && e.line === p.line)),
+  );
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+/**
+ * One repetition of one archive: every measurement once, in an order rotated by `rep` so a
+ * slow drift of the machine spreads over all of them.
+ */
+function repetition(setup, rep, runs, check) {
+  const { archive, format, work, patterns, tools } = setup;
+  const decompressor = format === 'gz' ? 'gzip -dc' : 'xz -dc';
+  const pipeDecompressor = format === 'gz' ? 'pigz -dc' : 'xz -dc';
+  const rgArgs = patterns.filter((p) => p.rust).flatMap((p) => ['-e', quote(p.rust)]).join(' ');
+  const grepArgs = patterns.filter((p) => p.ere).flatMap((p) => ['-e', quote(p.ere)]).join(' ');
+  const counts = join(work, 'counts.txt');
+  const record = (name, value) => (runs[name] ??= []).push(value);
+  const steps = [
+    () => record('decompress', timed(`${decompressor} ${quote(archive)} > /dev/null`)),
+    () => {
+      const tree = join(work, 'tree');
+      rmSync(tree, { recursive: true, force: true });
+      mkdirSync(tree);
+      const extract = timed(`tar -x${format === 'gz' ? 'z' : 'J'}f ${quote(archive)} -C ${quote(tree)}`);
+      record('extract', extract);
+      // Counts go to a file: grep and rg stop at the first match when their output is /dev/null.
+      const grep = timed(`grep -rEc ${grepArgs} ${quote(tree)} > ${quote(counts)}`, [0, 1]);
+      record('grep', grep);
+      record('tarGrep', extract + grep);
+      if (tools.rg) {
+        const rg = timed(`rg -c ${rgArgs} ${quote(tree)} > ${quote(counts)}`, [0, 1]);
+        record('rg', rg);
+        record('tarRg', extract + rg);
+      }
+      rmSync(tree, { recursive: true, force: true });
+    },
+    () => {
+      if (tools.rg && (format === 'xz' || tools.pigz)) record('pipeRg', timed(`${pipeDecompressor} ${quote(archive)} | rg -a -c ${rgArgs} > ${quote(counts)}`, [0, 1]));
+    },
+    () => {
+      const one = mgsift(archive, work, []);
+      record('mgsift', one.seconds);
+      record('mgsiftCpu', one.cpuSeconds);
+      record('rssMb', one.rssMb);
+      check(one.report, 'full pack');
+    },
+    () => {
+      const ten = mgsift(archive, work, ['--rules', setup.tenfold]);
+      record('mgsift10', ten.seconds);
+      record('mgsift10Cpu', ten.cpuSeconds);
+      record('rss10Mb', ten.rssMb);
+      check(ten.report, 'pack ×10');
+    },
+  ];
+  for (let i = 0; i < steps.length; i++) steps[(i + rep) % steps.length]();
+}
+
+/**
+ * Collects every run's findings; `verdict` then checks the planted signals were found each time,
+ * every full-pack run of one size gave the same findings, and each ×10 run gave each of them ten
+ * times (its clones behave like their originals).
+ */
+function findingsRecorder(expected) {
+  const runs = [];
+  return {
+    record: (label) => (report, pack) => {
+      const tenfold = pack !== 'full pack';
+      runs.push({ label: `${label} (${pack})`, tenfold, missing: plantedMissing(report, expected), keys: findingKeys(report, tenfold ? (id) => id.replace(/-x\d+$/, '') : undefined) });
+    },
+    verdict() {
+      const problems = runs.flatMap((r) => r.missing.map((p) => `${r.label}: planted ${p.ruleId} at ${p.file}:${p.line} not found`));
+      const reference = runs.find((r) => !r.tenfold)?.keys;
+      if (!reference) return problems;
+      const expectedTenfold = JSON.stringify(reference.flatMap((k) => Array(CLONES).fill(k)).sort());
+      for (const r of runs) {
+        const same = JSON.stringify(r.keys) === (r.tenfold ? expectedTenfold : JSON.stringify(reference));
+        if (!same) problems.push(`${r.label}: ${r.tenfold ? "the clones' findings are not ten times the pack's" : 'findings differ from the first run'}`);
+      }
+      return problems;
+    },
+  };
+}
+
+function ratios(m, format) {
+  const r = (a, b) => (m[a] !== undefined && m[b] ? m[a] / m[b] : undefined);
+  return {
+    mgsiftPerDecompress: r('mgsift', 'decompress'),
+    mgsiftPerTarGrep: r('mgsift', 'tarGrep'),
+    mgsiftPerTarRg: r('mgsift', 'tarRg'),
+    mgsiftPerPipeRg: r('mgsift', 'pipeRg'),
+    rules10PerRules1: r('mgsift10', 'mgsift'),
+    decompressLimit: TARGETS.decompress[format],
+  };
+}
+
+/**
+ * Each target on each archive; `headline` marks the issue's own cases: everything on the largest
+ * .tar.gz, the xz decompression ratio on the largest .tar.xz, and memory at every size.
+ */
+function targetRows(results) {
+  const rows = [];
+  const add = (scope, name, value, limit, headline) => rows.push({ scope, name, value, limit, met: value === undefined ? undefined : value <= limit, headline });
+  const largest = Math.max(...results.map((r) => r.sizeGb));
+  for (const r of results) {
+    const scope = `${r.sizeGb} GB .tar.${r.format}`;
+    const headline = r.sizeGb === largest && r.format === 'gz';
+    const tool = r.format === 'gz' ? 'gzip' : 'xz';
+    add(scope, `mgsift ÷ ${tool} -dc`, r.ratios.mgsiftPerDecompress, TARGETS.decompress[r.format], r.sizeGb === largest);
+    add(scope, 'mgsift ÷ (tar -x + grep -rE)', r.ratios.mgsiftPerTarGrep, TARGETS.tarGrep, headline);
+    add(scope, 'mgsift ÷ (tar -x + rg)', r.ratios.mgsiftPerTarRg, TARGETS.tarRg, headline);
+    add(scope, `mgsift ÷ (${r.format === 'gz' ? 'pigz' : 'xz'} -dc | rg -a)`, r.ratios.mgsiftPerPipeRg, TARGETS.pipeRg, headline);
+    add(scope, 'pack ×10 ÷ pack', r.ratios.rules10PerRules1, TARGETS.rules10, headline);
+    add(scope, 'peak RSS, MB (highest run)', r.max.rssMb, TARGETS.rssMb, true);
+  }
+  for (const format of new Set(results.map((r) => r.format))) {
+    const bySize = results.filter((r) => r.format === format).sort((a, b) => a.sizeGb - b.sizeGb);
+    if (bySize.length < 2) continue;
+    const [small, big] = [bySize[0], bySize[bySize.length - 1]];
+    add(`${small.sizeGb} → ${big.sizeGb} GB .tar.${format}`, 'peak RSS growth', big.max.rssMb / small.max.rssMb, TARGETS.rssGrowth, true);
+  }
+  return rows;
+}
+
+const fmt = (x, digits = 2) => (x === undefined ? '—' : x.toFixed(digits));
+
+function printTable(results, targets) {
+  const lines = [];
+  for (const r of results) {
+    lines.push(`${r.sizeGb} GB .tar.${r.format}: ${fmt(r.bytes / MB, 0)} MB in ${r.files} files, archive ${fmt(r.archiveBytes / MB, 0)} MB`);
+  }
+  lines.push('');
+  lines.push('medians in seconds (MB/s of uncompressed content)');
+  const cols = ['decompress', 'extract', 'grep', 'rg', 'tarGrep', 'tarRg', 'pipeRg', 'mgsift', 'mgsift10'];
+  lines.push(['archive'.padEnd(18), ...cols.map((c) => c.padStart(15))].join(''));
+  for (const r of results) {
+    const cells = cols.map((c) => (r.medians[c] === undefined ? '—' : `${fmt(r.medians[c], 1)} (${Math.round(r.bytes / MB / r.medians[c])})`).padStart(15));
+    lines.push([`${r.sizeGb} GB .tar.${r.format}`.padEnd(18), ...cells].join(''));
+  }
+  lines.push('');
+  lines.push('mgsift CPU seconds, all threads (median): ' + results.map((r) => `${r.sizeGb} GB .tar.${r.format}: ${fmt(r.medians.mgsiftCpu, 1)} (pack ×10 ${fmt(r.medians.mgsift10Cpu, 1)})`).join('; '));
+  lines.push('peak RSS, MB (highest run): ' + results.map((r) => `${r.sizeGb} GB .tar.${r.format}: ${fmt(r.max.rssMb, 0)} (pack ×10 ${fmt(r.max.rss10Mb, 0)})`).join('; '));
+  lines.push('');
+  lines.push('targets (≤ limit; * = the issue\'s own cases: the largest .tar.gz, xz -dc on the largest .tar.xz, memory everywhere)');
+  for (const t of targets) {
+    const verdict = t.met === undefined ? 'not measured' : t.met ? 'met' : 'NOT MET';
+    lines.push(`  ${t.headline ? '*' : ' '} ${t.scope.padEnd(22)} ${t.name.padEnd(34)} ${fmt(t.value, t.value >= 100 ? 0 : 3).padStart(8)}  ≤ ${String(t.limit).padEnd(5)} ${verdict}`);
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** The run as JSON: in .bench-cache/ under its time, and as bench/last-results.json for a full run. */
+function writeResults({ options, seconds, generated, archives, patterns, results, targets, problems }) {
+  const output = {
+    when: new Date().toISOString(),
+    command: `node bench/run.mjs ${process.argv.slice(2).join(' ')}`.trim(),
+    options,
+    machine: machine(),
+    secondsTotal: seconds,
+    secondsPreparing: generated,
+    archives: [...new Map(archives.map((a) => [a.sizeGb, a.manifest])).values()].map((m) => ({
+      name: m.name,
+      source: m.sourceNote,
+      sizeGb: m.sizeGb,
+      bytes: m.bytes,
+      files: m.files,
+      clonedNamespaces: m.clonedNamespaces,
+      generateSeconds: m.generateSeconds,
+      archives: Object.fromEntries(Object.entries(m.archives).map(([f, x]) => [f, { file: relative(REPO, x.path), bytes: x.bytes, compressor: x.compressor, buildSeconds: x.buildSeconds }])),
+      planted: m.expected.map((p) => ({ ruleId: p.ruleId, file: p.file, line: p.line })),
+    })),
+    xzPreset: XZ_PRESET,
+    patterns,
+    results,
+    targets,
+    findingsCheck: problems.length ? { ok: false, problems } : { ok: true },
+    units: { seconds: 'wall clock, median of repetitions', MB: 1e6, GB: GB },
+  };
+  const text = `${JSON.stringify(output, null, 2)}\n`;
+  const stamp = output.when.replace(/[:.]/g, '-');
+  writeFileSync(join(DEFAULT_CACHE, `results-${stamp}.json`), text);
+  if (!options.quick) writeFileSync(join(REPO, 'bench', 'last-results.json'), text);
+  say(`results: ${relative(REPO, join(DEFAULT_CACHE, `results-${stamp}.json`))}${options.quick ? '' : ' and bench/last-results.json'}`);
+}
+
+async function main() {
+  const options = parseArgs(process.argv.slice(2));
+  const started = performance.now();
+  ensureBuilt();
+  ensureTools();
+  const tools = { rg: hasCommand('rg'), pigz: hasCommand('pigz') };
+  const { loadRules } = await import(pathToFileURL(join(REPO, 'dist', 'engine', 'load.js')).href);
+  const patterns = logPatterns((await loadRules()).rules);
+  for (const p of patterns) {
+    if (!p.ere) say(`grep cannot express ${p.ruleId}/${p.signal}: ${p.ereReason}`);
+    if (!p.rust) say(`rg cannot express ${p.ruleId}/${p.signal}: ${p.rustReason}`);
+  }
+
+  const work = join(DEFAULT_CACHE, 'run');
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  const tenfold = join(work, 'rules-x10');
+  tenfoldPack(tenfold);
+
+  const archives = [];
+  for (const sizeGb of options.sizes) {
+    const manifest = await ensureArchive({ sizeGb, formats: options.formats, log: say });
+    for (const format of options.formats) archives.push({ sizeGb, format, manifest, archive: manifest.archives[format].path, runs: {} });
+  }
+  const generated = (performance.now() - started) / 1000;
+
+  const recorders = new Map();
+  for (const a of archives) {
+    // Warm the page cache: the first read of a cold archive would count against whoever runs first.
+    timed(`cat ${quote(a.archive)} > /dev/null`);
+    if (!recorders.has(a.sizeGb)) recorders.set(a.sizeGb, findingsRecorder(a.manifest.expected));
+  }
+  for (let rep = 0; rep < options.reps; rep++) {
+    for (const a of archives) {
+      say(`repetition ${rep + 1}/${options.reps}: ${a.sizeGb} GB .tar.${a.format}`);
+      const check = recorders.get(a.sizeGb).record(`${a.sizeGb} GB .tar.${a.format} rep ${rep + 1}`);
+      repetition({ archive: a.archive, format: a.format, work, patterns, tools, tenfold }, rep, a.runs, check);
+    }
+  }
+  rmSync(work, { recursive: true, force: true });
+  const problems = [...recorders.values()].flatMap((r) => r.verdict());
+
+  const results = archives.map((a) => {
+    const medians = Object.fromEntries(Object.entries(a.runs).map(([k, v]) => [k, median(v)]));
+    const max = Object.fromEntries(Object.entries(a.runs).map(([k, v]) => [k, Math.max(...v)]));
+    return {
+      sizeGb: a.sizeGb,
+      format: a.format,
+      bytes: a.manifest.bytes,
+      files: a.manifest.files,
+      archiveBytes: a.manifest.archives[a.format].bytes,
+      runs: a.runs,
+      medians,
+      max,
+      ratios: ratios(medians, a.format),
+    };
+  });
+  const targets = targetRows(results);
+  printTable(results, targets);
+  const seconds = (performance.now() - started) / 1000;
+  if (problems.length) process.stdout.write(`\nFINDINGS CHECK FAILED:\n  ${problems.join('\n  ')}\n`);
+  else process.stdout.write(`\nfindings check: every run found the ${archives[0]?.manifest.expected.length ?? 0} planted signals at their file:line, and the same findings\n`);
+  process.stdout.write(`took ${seconds.toFixed(0)} s (${generated.toFixed(0)} s preparing archives)\n`);
+
+  writeResults({ options, seconds, generated, archives, patterns, results, targets, problems });
+  if (problems.length) process.exitCode = 1;
+}
+
+await main();
