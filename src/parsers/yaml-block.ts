@@ -242,7 +242,10 @@ class BlockReader {
         continue;
       }
       if (c === NEWLINE) {
-        out = (out + text.slice(chunkStart, i)).replace(/ +$/, '');
+        // Line folding drops the spaces that end the line (only raw ones: escaped spaces stay).
+        let lineEnd = i;
+        while (lineEnd > chunkStart && text.charCodeAt(lineEnd - 1) === SPACE) lineEnd--;
+        out += text.slice(chunkStart, lineEnd);
         let breaks = 0;
         i++;
         for (;;) {
