@@ -4,6 +4,7 @@ import { groupOf, identityKey, type K8sObject } from '../parsers/k8s.js';
 import { parseLogLine } from '../parsers/logline.js';
 import { satisfiesRange } from '../facts/version.js';
 import type { Facts } from '../facts/collector.js';
+import { eventTimes } from '../facts/events.js';
 import { factValue, describeMissingFact } from './facts-view.js';
 import { evaluateCondition, type Truth } from './condition.js';
 import { LogScanner, type CandidateLine } from './scan.js';
@@ -176,7 +177,7 @@ export class RuleEngine implements EntryConsumer {
       match = signal.message.exec(message);
       if (!match) return;
     }
-    const time = eventTime(event);
+    const time = eventTimes(event).last;
     const objectName = String(involved['name'] ?? '');
     const count = typeof event['count'] === 'number' ? ` (x${event['count']})` : '';
     const prefix = `${reason} ${String(involved['kind'] ?? '')}/${objectName}${count}: `;
@@ -351,17 +352,6 @@ function isEventFile(entry: ClassifiedEntry): boolean {
 function stringField(object: K8sObject, key: string): string {
   const value = object[key];
   return typeof value === 'string' ? value : '';
-}
-
-function eventTime(event: K8sObject): number | undefined {
-  for (const key of ['lastTimestamp', 'eventTime', 'firstTimestamp']) {
-    const value = event[key];
-    if (typeof value === 'string') {
-      const ms = Date.parse(value);
-      if (Number.isFinite(ms)) return ms;
-    }
-  }
-  return undefined;
 }
 
 function timeOfItem(item: unknown): number | undefined {

@@ -15,8 +15,7 @@ import { VERSION } from './build.js';
 import { compareStrings, displayTime, sanitizeText, SEVERITIES_DESC, sortFindings } from './common.js';
 import { HTML_CSP, loadTemplate } from './html.js';
 import { put, type JsonObject } from './json.js';
-import { known } from './markdown.js';
-import { mdCell, mdText, table } from './md.js';
+import { known, mdCell, mdText, table } from './md.js';
 
 /** Version of the index's shape (`schema/index.schema.json`). */
 export const INDEX_SCHEMA_VERSION = '1.0';

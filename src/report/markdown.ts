@@ -32,7 +32,7 @@ import {
   splitMatch,
   verifiedLabel,
 } from './common.js';
-import { fenced, mdParagraphs, mdText, mdUrl, table } from './md.js';
+import { fenced, known, mdParagraphs, mdText, mdUrl, table } from './md.js';
 import { digestMarkdown } from './digest.js';
 
 export interface MarkdownOptions {
@@ -226,9 +226,4 @@ function evidence(e: Evidence, n: number): string[] {
   }
   // Not a list: a fenced block after a list item would need indenting to stay in it.
   return [parts.join(' · '), '', ...fenced(text, 'text')];
-}
-
-/** `unknown` for a missing or empty value. */
-export function known(value: string | undefined): string {
-  return value === undefined || value === '' ? 'unknown' : value;
 }

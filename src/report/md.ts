@@ -75,3 +75,8 @@ export function table(head: string[], rows: string[][], markdownColumns: Set<num
   const body = rows.map((row) => line(row.map((cell, i) => (markdownColumns.has(i) ? cell : mdCell(cell)))));
   return [line(head), line(head.map(() => '---')), ...body, ''].join('\n');
 }
+
+/** `unknown` for a missing or empty value. */
+export function known(value: string | undefined): string {
+  return value === undefined || value === '' ? 'unknown' : value;
+}

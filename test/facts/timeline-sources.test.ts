@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeInput } from '../../src/analysis/analyze.js';
 import { DEFAULT_LIMITS } from '../../src/core/limits.js';
-import { eventCount, eventTimes, TimelineSourcesCollector } from '../../src/facts/timeline-sources.js';
+import { TimelineSourcesCollector } from '../../src/facts/timeline-sources.js';
+import { eventCount, eventTimes } from '../../src/facts/events.js';
 import type { ClassifiedEntry } from '../../src/layout/types.js';
 import type { K8sObject } from '../../src/parsers/k8s.js';
 import { mgMiniWithNodes } from '../helpers/timeline.js';
