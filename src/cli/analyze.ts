@@ -1,13 +1,14 @@
 import { basename, join } from 'node:path';
 import { open } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { Command, Option } from 'commander';
 import { expandInputs } from '../analysis/inputs.js';
 import { SEVERITIES, type Severity } from '../engine/findings.js';
 import type { Report } from '../report/model.js';
 import { archiveRow, buildIndex, failedRow, isFailing, jsonLine, renderIndexHtml, renderIndexJson, renderIndexMarkdown, type BatchIndex, type IndexRow } from '../report/index.js';
 import { InputError } from '../sources/open.js';
-import { addLimitOptions } from './common.js';
-import { limitsFrom, UsageError, type LimitFlags } from './options.js';
+import { addLimitOptions, addThreadsOption } from './common.js';
+import { limitsFrom, threadsFrom, UsageError, type LimitFlags } from './options.js';
 import { loadRulesOrFail, selectRules } from './rule-selection.js';
 import { FORMATS, renderReport, type Format } from './formats.js';
 import { writeAtomically, prepareOutputDir } from './output.js';
@@ -22,6 +23,7 @@ interface AnalyzeFlags extends LimitFlags {
   only?: string[];
   exclude?: string[];
   jobs: string;
+  threads?: string;
   quiet?: boolean;
 }
 
@@ -29,7 +31,7 @@ interface AnalyzeFlags extends LimitFlags {
 const JSONL = 'jsonl';
 
 export function analyzeCommand(): Command {
-  return addLimitOptions(
+  return addThreadsOption(addLimitOptions(
     new Command('analyze')
       .description('apply the rule pack to each input and write its report; several inputs also get an index (index.html, .md, .json)')
       .argument(
@@ -44,7 +46,7 @@ export function analyzeCommand(): Command {
       .option('--exclude <id-or-tag...>', 'skip these rules (ids or tags)')
       .option('-j, --jobs <n>', 'analyse up to n inputs at once, each in its own worker thread', '1')
       .option('-q, --quiet', 'print nothing but errors'),
-  ).action(async (inputs: string[], flags: AnalyzeFlags) => {
+  )).action(async (inputs: string[], flags: AnalyzeFlags) => {
     const { formats, jsonl } = parseFormats(flags.format);
     const jobs = Number(flags.jobs);
     if (!Number.isInteger(jobs) || jobs < 1) throw new UsageError(`--jobs needs a whole number of at least 1, not '${flags.jobs}'`);
@@ -54,14 +56,16 @@ export function analyzeCommand(): Command {
     const failOn = flags.failOn as Severity;
     const loaded = await loadRulesOrFail(flags.rules ?? []);
     const rules = selectRules(loaded.rules, flags.only, flags.exclude);
-    const spec: BatchSpec = { limits: limitsFrom(flags), ruleDirs: flags.rules ?? [], ruleIds: rules.map((r) => r.id) };
     const say = (line: string): void => {
       if (!flags.quiet && !toStdout) process.stderr.write(`${line}\n`);
     };
-    for (const note of loaded.notes) say(note);
     const expansion = await expandInputs(inputs);
-    for (const note of expansion.notes) say(note);
     const targets = expansion.inputs;
+    const { threads, maxThreads, note } = threadsPerJob(threadsFrom(flags.threads), Math.min(jobs, targets.length));
+    const spec: BatchSpec = { limits: limitsFrom(flags), ruleDirs: flags.rules ?? [], ruleIds: rules.map((r) => r.id), threads, maxThreads };
+    for (const note of loaded.notes) say(note);
+    for (const note of expansion.notes) say(note);
+    if (note) say(note);
     const single = targets.length === 1;
 
     // Where things go: stdout; one named file (one format, and one input unless it is jsonl);
@@ -131,6 +135,18 @@ export function analyzeCommand(): Command {
     const analysed = rows.filter((row) => row.status !== 'failed').length;
     process.exitCode = analysed === 0 ? 2 : rows.some((row) => isFailing(row, failOn)) ? 1 : 0;
   });
+}
+
+/**
+ * `--jobs × --threads` stays within the cores: each job gets at most cores ÷ jobs threads (at
+ * least 1); an explicit `--threads` above that is lowered, with a note.
+ */
+function threadsPerJob(threads: number | 'auto', jobs: number): { threads: number | 'auto'; maxThreads: number; note?: string } {
+  if (jobs <= 1) return { threads, maxThreads: Infinity };
+  const cores = availableParallelism();
+  const maxThreads = Math.max(1, Math.floor(cores / jobs));
+  if (threads === 'auto' || threads <= maxThreads) return { threads, maxThreads };
+  return { threads: maxThreads, maxThreads, note: `--threads ${threads} lowered to ${maxThreads}: --jobs ${jobs} × --threads stays within the ${cores} cores` };
 }
 
 /** `index.html`, `index.md` and `index.json` in the output folder; returns their paths. */

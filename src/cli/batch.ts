@@ -22,14 +22,18 @@ export interface BatchSpec {
   ruleDirs: string[];
   /** The rules `--only` / `--exclude` selected, by id. */
   ruleIds: string[];
+  /** `--threads` for each input; `auto` at most `maxThreads` (the jobs share the cores). */
+  threads: number | 'auto';
+  maxThreads: number;
 }
 
 /** One input's result: its report, or the one-line reason there is none. */
 export type Outcome = { report: Report } | { error: string; cause?: unknown };
 
 /** The whole pipeline for one input, down to the report every renderer draws from. */
-export async function reportOf(input: string, limits: Limits, rules: readonly Rule[], onProgress?: (progress: WalkProgress) => void): Promise<Report> {
-  return buildReport(await analyzeInput(input, { limits, rules, digest: true, onProgress }));
+export async function reportOf(input: string, spec: BatchSpec, rules: readonly Rule[], onProgress?: (progress: WalkProgress) => void): Promise<Report> {
+  const { limits, threads, maxThreads } = spec;
+  return buildReport(await analyzeInput(input, { limits, rules, digest: true, onProgress, threads, maxThreads, ruleSource: { dirs: spec.ruleDirs, ids: spec.ruleIds } }));
 }
 
 /** The rules a {@link BatchSpec} names (its folders were loaded and checked once already). */
@@ -62,7 +66,7 @@ async function* inThread(inputs: readonly string[], spec: BatchSpec, options: An
     const progress = options.progress?.(input);
     let result: Outcome;
     try {
-      result = { report: await reportOf(input, spec.limits, options.rules, progress && ((at) => progress.update(at))) };
+      result = { report: await reportOf(input, spec, options.rules, progress && ((at) => progress.update(at))) };
     } catch (err) {
       result = { error: describeError(err), cause: err };
     } finally {

@@ -46,3 +46,11 @@ export function limitsFrom(flags: LimitFlags): Limits {
     maxInflationRatio: flags.maxInflationRatio ? parseCount(flags.maxInflationRatio) : DEFAULT_LIMITS.maxInflationRatio,
   };
 }
+
+/** `--threads` as given, or `auto` (cores − 1, one thread for small inputs) when left out. */
+export function threadsFrom(text: string | undefined): number | 'auto' {
+  if (text === undefined) return 'auto';
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) throw new UsageError(`--threads needs a whole number of at least 1, not '${text}'`);
+  return value;
+}

@@ -4,9 +4,9 @@
  * Memory is bounded whatever the archive: templates per component and in all, files listed and
  * examples kept per template are capped; lines past a cap are counted, not folded.
  */
-import type { EntryConsumer, Need } from '../ingest/consumer.js';
+import type { Need, ParallelConsumer } from '../ingest/consumer.js';
 import type { ClassifiedEntry } from '../layout/types.js';
-import { parseLogLine, type LogLine } from '../parsers/logline.js';
+import { parseLogLine } from '../parsers/logline.js';
 import { LiteralScanner, type ScannedLine } from '../parsers/scan.js';
 import { failureLine, failureLiterals, type FailureLine, type PatternName } from './patterns.js';
 import { maskMessage, templateId } from './template.js';
@@ -146,7 +146,24 @@ export function componentOf(entry: ClassifiedEntry): string {
   return entry.container ?? entry.name ?? base;
 }
 
-export class DigestCollector implements EntryConsumer {
+/**
+ * One failure line as read (see {@link ParallelConsumer}): reading, parsing and masking may run
+ * in a worker; folding into templates runs on the main thread in archive order, as Drain's
+ * templates depend on the order lines come in.
+ */
+export interface FailureSeen {
+  file: string;
+  component: string;
+  failure: FailureLine;
+  masked: string;
+  lineNo: number;
+  raw: string;
+  time: number | undefined;
+  /** The time was computed in the reference year (the line has none). */
+  yearless: boolean;
+}
+
+export class DigestCollector implements ParallelConsumer<FailureSeen[]> {
   private readonly components = new Map<string, ComponentState>();
   private readonly fileComponents = new Map<string, string>();
   private templateCount = 0;
@@ -156,6 +173,8 @@ export class DigestCollector implements EntryConsumer {
   private current: { entry: ClassifiedEntry; component: string; scanner: LiteralScanner<PatternName> } | undefined;
   /** Recent messages and their masks: many lines repeat their message exactly. */
   private readonly masks = new Map<string, string>();
+  /** In a worker: the current entry's failure lines, for the main thread. */
+  private taken: FailureSeen[] | undefined;
 
   constructor(
     private readonly maxLineBytes: number,
@@ -184,17 +203,38 @@ export class DigestCollector implements EntryConsumer {
     const line = parseLogLine(scanned.text, scanned.lineNo, { referenceTime: YEARLESS_REFERENCE });
     const failure = failureLine(line);
     if (!failure) return;
-    this.lines++;
-    this.fileComponents.set(file, component);
-    let owner = this.components.get(component);
-    if (!owner) this.components.set(component, (owner = { groups: new Map(), placed: new Map(), size: 0, unfolded: 0 }));
     let masked = this.masks.get(failure.message);
     if (masked === undefined) {
       if (this.masks.size >= MASK_CACHE_SIZE) this.masks.clear();
       this.masks.set(failure.message, (masked = maskMessage(failure.message)));
     }
-    const state = this.place(owner, component, failure, masked);
-    if (state) this.add(state, file, line);
+    const time = line.time;
+    const yearless = time !== undefined && (line.journal?.yearFrom ?? line.klog?.yearFrom) === 'reference';
+    const seen: FailureSeen = { file, component, failure, masked, lineNo: line.lineNo, raw: line.raw, time, yearless };
+    if (this.taken) this.taken.push(seen);
+    else this.fold(seen);
+  }
+
+  keepEntriesApart(): void {
+    this.taken = [];
+  }
+
+  takeEntry(): FailureSeen[] {
+    return this.taken?.splice(0) ?? [];
+  }
+
+  mergeEntry(taken: FailureSeen[]): void {
+    for (const seen of taken) this.fold(seen);
+  }
+
+  private fold(seen: FailureSeen): void {
+    const { file, component } = seen;
+    this.lines++;
+    this.fileComponents.set(file, component);
+    let owner = this.components.get(component);
+    if (!owner) this.components.set(component, (owner = { groups: new Map(), placed: new Map(), size: 0, unfolded: 0 }));
+    const state = this.place(owner, component, seen.failure, seen.masked);
+    if (state) this.add(state, seen);
     else owner.unfolded++;
   }
 
@@ -224,14 +264,13 @@ export class DigestCollector implements EntryConsumer {
     return state;
   }
 
-  private add(state: TemplateState, file: string, line: LogLine): void {
+  private add(state: TemplateState, line: FailureSeen): void {
+    const { file, time, yearless } = line;
     state.count++;
     if (state.lastFile !== file) {
       state.fileCount++;
       state.lastFile = file;
     }
-    const time = line.time;
-    const yearless = time !== undefined && (line.journal?.yearFrom ?? line.klog?.yearFrom) === 'reference';
     if (time !== undefined) {
       if (yearless) state.yearless = widen(state.yearless, time);
       else {

@@ -1,0 +1,91 @@
+/**
+ * The consumers one analysis reads an archive with, built the same way on the main thread and
+ * in each worker thread of the entry pool (`ingest/pool.ts`), so that what a worker takes from
+ * an entry merges into the main thread's consumer at the same position.
+ */
+import { availableParallelism } from 'node:os';
+import { stat } from 'node:fs/promises';
+import type { EntryConsumer } from '../ingest/consumer.js';
+import { FactsCollector } from '../facts/collector.js';
+import { InventoryCollector } from '../facts/inventory.js';
+import { TimelineSourcesCollector } from '../facts/timeline-sources.js';
+import { RuleEngine } from '../engine/engine.js';
+import { loadRules } from '../engine/load.js';
+import type { Rule } from '../engine/rule.js';
+import { DigestCollector } from '../digest/collector.js';
+
+/** Where rules were loaded from: worker threads load the same ones. */
+export interface RuleSource {
+  /** User rule folders, loaded after the built-in pack. */
+  dirs: string[];
+  /** The rules selected, by id, in the main thread's order. */
+  ids: string[];
+}
+
+export interface ConsumerOptions {
+  maxLineBytes: number;
+  bareInput: boolean;
+  inventory: boolean;
+  digest: boolean;
+}
+
+export interface AnalysisConsumers {
+  facts: FactsCollector;
+  timeline: TimelineSourcesCollector;
+  engine?: RuleEngine | undefined;
+  inventory?: InventoryCollector | undefined;
+  digest?: DigestCollector | undefined;
+  /** All of them, in the order every thread uses. */
+  all: EntryConsumer[];
+}
+
+export function analysisConsumers(options: ConsumerOptions, rules: readonly Rule[] | undefined): AnalysisConsumers {
+  const facts = new FactsCollector(options.maxLineBytes);
+  const engine = rules ? new RuleEngine(rules, { maxLineBytes: options.maxLineBytes, bareInput: options.bareInput }) : undefined;
+  const inventory = options.inventory ? new InventoryCollector() : undefined;
+  const timeline = new TimelineSourcesCollector();
+  const digest = options.digest ? new DigestCollector(options.maxLineBytes) : undefined;
+  const all: EntryConsumer[] = [facts, timeline, ...(engine ? [engine] : []), ...(inventory ? [inventory] : []), ...(digest ? [digest] : [])];
+  return { facts, timeline, engine, inventory, digest, all };
+}
+
+/** What a worker thread builds its consumers from. */
+export interface WorkerConsumerOptions extends ConsumerOptions {
+  rules?: RuleSource | undefined;
+}
+
+/** A worker thread's consumers (the entry pool imports this module by URL). */
+export async function createConsumers(options: WorkerConsumerOptions): Promise<EntryConsumer[]> {
+  return analysisConsumers(options, options.rules ? await rulesOf(options.rules) : undefined).all;
+}
+
+async function rulesOf(source: RuleSource): Promise<Rule[]> {
+  const byId = new Map((await loadRules(source.dirs)).rules.map((rule) => [rule.id, rule]));
+  return source.ids.map((id) => {
+    const rule = byId.get(id);
+    if (!rule) throw new Error(`rule ${id} did not load in a worker thread`);
+    return rule;
+  });
+}
+
+/**
+ * Inputs smaller than this (compressed size of an archive or file) are read on one thread when
+ * `--threads` is left out: starting workers and loading the rules in each costs more than the
+ * workers save (measured in BENCHMARKS.md, "Threads").
+ */
+export const AUTO_THREADS_MIN_BYTES = 48 * 1024 * 1024;
+
+/** Threads for `--threads` left out: one core for reading the container, the others for parsing. */
+export function defaultThreads(): number {
+  return Math.max(1, availableParallelism() - 1);
+}
+
+/** The threads for one input: as asked, or for `auto` the default for inputs that are not small (directories are not). */
+export async function threadsFor(input: string, threads: number | 'auto', max = Infinity): Promise<number> {
+  if (threads !== 'auto') return threads;
+  const size = await stat(input).then(
+    (s) => (s.isFile() ? s.size : Infinity),
+    () => 0,
+  );
+  return size < AUTO_THREADS_MIN_BYTES ? 1 : Math.max(1, Math.min(max, defaultThreads()));
+}
