@@ -5,14 +5,14 @@ import type { Source } from '../sources/types.js';
 import { walk } from '../ingest/walk.js';
 import { isParallel, type WalkSummary } from '../ingest/consumer.js';
 import type { WalkProgress } from '../ingest/walk.js';
-import { EntryPool } from '../ingest/pool.js';
+import type { EntryPool } from '../ingest/pool.js';
 import type { Facts } from '../facts/collector.js';
 import type { Inventory } from '../facts/inventory.js';
 import type { TimelineSources } from '../facts/timeline-sources.js';
 import type { EngineResult } from '../engine/engine.js';
 import type { Rule } from '../engine/rule.js';
 import type { Digest, ExplainedLine } from '../digest/collector.js';
-import { analysisConsumers, threadsFor, type ConsumerOptions, type RuleSource, type WorkerConsumerOptions } from './consumers.js';
+import { analysisConsumers, analysisPool, threadsFor, type ConsumerOptions, type RuleSource, type WorkerConsumerOptions } from './consumers.js';
 
 /** One input read once: its facts, and (when rules are given) the engine's verdicts. */
 export interface Analysis {
@@ -47,6 +47,8 @@ export interface AnalyzeOptions {
   maxThreads?: number | undefined;
   /** Where `rules` came from, for worker threads to load the same. */
   ruleSource?: RuleSource | undefined;
+  /** Worker threads to read with (the caller's, kept open for the next input), instead of `threads`. */
+  pool?: EntryPool | undefined;
 }
 
 /** The whole pipeline for one input: source → layout → parsers → facts and rules, in one pass. */
@@ -57,13 +59,16 @@ export async function analyzeInput(input: string, options: AnalyzeOptions): Prom
   const bareInput = isSingleFile(source);
   const consumerOptions: ConsumerOptions = { maxLineBytes: options.limits.maxLineBytes, bareInput, inventory: options.inventory ?? false, digest: options.digest ?? false };
   const { facts, timeline, engine, inventory, digest, all: consumers } = analysisConsumers(consumerOptions, options.rules);
-  const threads = await threadsFor(input, options.threads ?? 1, options.maxThreads);
-  const pool = poolFor(threads, options, consumerOptions, consumers.every(isParallel));
+  // Every consumer must be able to run in a worker, and workers must be able to load the rules.
+  const parallel = consumers.every(isParallel) && (options.rules === undefined || options.ruleSource !== undefined);
+  const threads = options.pool || !parallel ? 1 : await threadsFor(input, options.threads ?? 1, options.maxThreads);
+  const ownPool = threads > 1 ? analysisPool(threads) : undefined;
+  const pool = parallel ? startInput(options.pool ?? ownPool, options, consumerOptions) : undefined;
   let summary: WalkSummary;
   try {
     summary = await walk(source, consumers, { problems, limits: options.limits, onProgress: options.onProgress, pool });
   } finally {
-    await pool?.close();
+    await ownPool?.close();
   }
   if (summary.entries === 0 && problems.truncatedAt !== undefined) {
     // Nothing was read: no report to make, an input error (exit 2) with the container's reason.
@@ -86,11 +91,12 @@ export async function analyzeInput(input: string, options: AnalyzeOptions): Prom
   };
 }
 
-/** Worker threads for this analysis, when asked for and every consumer can run in one. */
-function poolFor(threads: number, options: AnalyzeOptions, consumerOptions: ConsumerOptions, parallel: boolean): EntryPool | undefined {
-  if (threads <= 1 || !parallel || (options.rules !== undefined && options.ruleSource === undefined)) return undefined;
+/** The pool's workers set up for this input. */
+function startInput(pool: EntryPool | undefined, options: AnalyzeOptions, consumerOptions: ConsumerOptions): EntryPool | undefined {
+  if (!pool) return undefined;
   const workerOptions: WorkerConsumerOptions = { ...consumerOptions, rules: options.rules ? options.ruleSource : undefined };
-  return new EntryPool(threads, { consumers: new URL('./consumers.js', import.meta.url).href, options: workerOptions, limits: options.limits });
+  pool.begin(workerOptions, options.limits);
+  return pool;
 }
 
 /** A log line is explained when a finding holds it as evidence: same file, same line. */

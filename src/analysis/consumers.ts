@@ -6,6 +6,7 @@
 import { availableParallelism } from 'node:os';
 import { stat } from 'node:fs/promises';
 import type { EntryConsumer } from '../ingest/consumer.js';
+import { EntryPool } from '../ingest/pool.js';
 import { FactsCollector } from '../facts/collector.js';
 import { InventoryCollector } from '../facts/inventory.js';
 import { TimelineSourcesCollector } from '../facts/timeline-sources.js';
@@ -54,9 +55,23 @@ export interface WorkerConsumerOptions extends ConsumerOptions {
   rules?: RuleSource | undefined;
 }
 
-/** A worker thread's consumers (the entry pool imports this module by URL). */
+/** Rules a worker thread loaded, by source: several inputs read by one pool load them once. */
+const loaded = new Map<string, Promise<Rule[]>>();
+
+/** A worker thread's consumers for one input (the entry pool imports this module by URL). */
 export async function createConsumers(options: WorkerConsumerOptions): Promise<EntryConsumer[]> {
-  return analysisConsumers(options, options.rules ? await rulesOf(options.rules) : undefined).all;
+  let rules: Promise<Rule[]> | undefined;
+  if (options.rules) {
+    const key = JSON.stringify(options.rules);
+    rules = loaded.get(key) ?? rulesOf(options.rules);
+    loaded.set(key, rules);
+  }
+  return analysisConsumers(options, await rules).all;
+}
+
+/** A pool whose workers build the consumers of this module. */
+export function analysisPool(threads: number): EntryPool {
+  return new EntryPool(threads, { consumers: import.meta.url });
 }
 
 async function rulesOf(source: RuleSource): Promise<Rule[]> {

@@ -7,6 +7,8 @@
  */
 import { Worker } from 'node:worker_threads';
 import { analyzeInput } from '../analysis/analyze.js';
+import { analysisPool } from '../analysis/consumers.js';
+import type { EntryPool } from '../ingest/pool.js';
 import { buildReport } from '../report/build.js';
 import type { Report } from '../report/model.js';
 import type { WalkProgress } from '../ingest/walk.js';
@@ -31,9 +33,10 @@ export interface BatchSpec {
 export type Outcome = { report: Report } | { error: string; cause?: unknown };
 
 /** The whole pipeline for one input, down to the report every renderer draws from. */
-export async function reportOf(input: string, spec: BatchSpec, rules: readonly Rule[], onProgress?: (progress: WalkProgress) => void): Promise<Report> {
+export async function reportOf(input: string, spec: BatchSpec, rules: readonly Rule[], onProgress?: (progress: WalkProgress) => void, pool?: EntryPool): Promise<Report> {
   const { limits, threads, maxThreads } = spec;
-  return buildReport(await analyzeInput(input, { limits, rules, digest: true, onProgress, threads, maxThreads, ruleSource: { dirs: spec.ruleDirs, ids: spec.ruleIds } }));
+  const ruleSource = { dirs: spec.ruleDirs, ids: spec.ruleIds };
+  return buildReport(await analyzeInput(input, { limits, rules, digest: true, onProgress, threads, maxThreads, ruleSource, pool }));
 }
 
 /** The rules a {@link BatchSpec} names (its folders were loaded and checked once already). */
@@ -62,17 +65,23 @@ export function analyses(inputs: readonly string[], spec: BatchSpec, options: An
 }
 
 async function* inThread(inputs: readonly string[], spec: BatchSpec, options: AnalysesOptions): AsyncGenerator<PoolReply<Outcome>> {
-  for (const [index, input] of inputs.entries()) {
-    const progress = options.progress?.(input);
-    let result: Outcome;
-    try {
-      result = { report: await reportOf(input, spec, options.rules, progress && ((at) => progress.update(at))) };
-    } catch (err) {
-      result = { error: describeError(err), cause: err };
-    } finally {
-      progress?.done();
+  // An explicit --threads over several inputs: the workers are started once, for all of them.
+  const pool = inputs.length > 1 && spec.threads !== 'auto' && spec.threads > 1 ? analysisPool(spec.threads) : undefined;
+  try {
+    for (const [index, input] of inputs.entries()) {
+      const progress = options.progress?.(input);
+      let result: Outcome;
+      try {
+        result = { report: await reportOf(input, spec, options.rules, progress && ((at) => progress.update(at)), pool) };
+      } catch (err) {
+        result = { error: describeError(err), cause: err };
+      } finally {
+        progress?.done();
+      }
+      yield { index, result };
     }
-    yield { index, result };
+  } finally {
+    await pool?.close();
   }
 }
 

@@ -1,11 +1,12 @@
 /**
- * A worker thread of the entry pool (`pool.ts`): builds the same consumers as the main thread,
- * then reads each entry it is sent with `readEntry`, exactly as the main thread would, and
- * answers with what every consumer took from it. Entries are read one after the other, in the
- * order they came.
+ * A worker thread of the entry pool (`pool.ts`): for each input (`begin`) builds the same
+ * consumers as the main thread, then reads each entry it is sent with `readEntry`, exactly as
+ * the main thread would, and answers with what every consumer took from it. Messages are
+ * handled one after the other, in the order they came.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { Problems } from '../core/problems.js';
+import type { Limits } from '../core/limits.js';
 import type { Entry } from '../sources/types.js';
 import { isParallel, type EntryConsumer } from './consumer.js';
 import type { EntryWorkerData, FromWorker, ToWorker } from './pool.js';
@@ -15,8 +16,7 @@ const port = parentPort;
 if (port === null) throw new Error('entry-worker.js runs only as a worker thread');
 const data = workerData as EntryWorkerData;
 const factory = (await import(data.consumers)) as { createConsumers(options: unknown): Promise<EntryConsumer[]> };
-const consumers = await factory.createConsumers(data.options);
-for (const consumer of consumers) if (isParallel(consumer)) consumer.keepEntriesApart();
+let input: { consumers: EntryConsumer[]; limits: Limits } | undefined;
 
 /** One entry's bytes as they arrive: the body `readEntry` reads. */
 class Body implements AsyncIterable<Buffer> {
@@ -80,12 +80,22 @@ port.on('message', (message: ToWorker) => {
     bodies.get(message.seq)?.end(message.error);
     return;
   }
+  if (message.type === 'begin') {
+    queue = queue.then(async () => {
+      const consumers = await factory.createConsumers(message.options);
+      for (const consumer of consumers) if (isParallel(consumer)) consumer.keepEntriesApart();
+      input = { consumers, limits: message.limits };
+    });
+    return;
+  }
   const body = new Body();
   bodies.set(message.seq, body);
   const entry: Entry = { path: message.path, type: 'file', size: message.size, body: () => body };
   queue = queue.then(async () => {
+    if (!input) throw new Error('an entry came before its input began');
+    const { consumers, limits } = input;
     const problems = new Problems();
-    const bytes = await readEntry(entry, message.classified, consumers, message.needs, { problems, limits: data.limits });
+    const bytes = await readEntry(entry, message.classified, consumers, message.needs, { problems, limits });
     const taken = consumers.map((consumer) => (isParallel(consumer) ? consumer.takeEntry() : undefined));
     port.postMessage({ type: 'read', seq: message.seq, bytes, taken, problems: problems.items, dropped: problems.dropped } satisfies FromWorker);
     // What came after the reader stopped, and what is still to come, is dropped.

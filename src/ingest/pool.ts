@@ -28,8 +28,6 @@ const ENTRIES_IN_FLIGHT_PER_THREAD = 64;
 export interface EntryWorkerData {
   /** Module (URL) whose `createConsumers(options)` builds the consumers, in the main thread's order. */
   consumers: string;
-  options: unknown;
-  limits: Limits;
 }
 
 /** One entry's answer: what each consumer took (by position), the bytes read and the problems. */
@@ -42,6 +40,7 @@ export interface EntryRead {
 
 /** Messages to a worker. */
 export type ToWorker =
+  | { type: 'begin'; options: unknown; limits: Limits }
   | { type: 'entry'; seq: number; path: string; size: number | undefined; classified: ClassifiedEntry; needs: (Need | undefined)[] }
   | { type: 'block'; seq: number; block: ArrayBuffer; length: number }
   | { type: 'end'; seq: number; error?: string | undefined };
@@ -80,6 +79,14 @@ export class EntryPool {
     this.maxBytes = threads * BYTES_IN_FLIGHT_PER_THREAD;
     this.maxEntries = threads * ENTRIES_IN_FLIGHT_PER_THREAD;
     for (let i = 0; i < threads; i++) this.workers.push(this.start(data));
+  }
+
+  /**
+   * Starts an input: each worker builds fresh consumers from `options` (one pool can read
+   * several inputs one after the other, its workers started once).
+   */
+  begin(options: unknown, limits: Limits): void {
+    for (const w of this.workers) w.worker.postMessage({ type: 'begin', options, limits } satisfies ToWorker);
   }
 
   /**
