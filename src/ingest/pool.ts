@@ -4,11 +4,13 @@
  * JSON, scanning logs) and answers with what the consumers took from it as plain data (see
  * `ParallelConsumer`), merged on the main thread in archive order by the walk.
  *
- * Bytes go over in blocks of up to {@link BLOCK_BYTES}, each copied once out of the decoder's
- * chunks and then transferred (not cloned). At most {@link BYTES_IN_FLIGHT_PER_THREAD} per
- * thread are sent and not yet taken by a worker: reading the archive waits for the slowest
- * reader, so memory stays bounded whatever the archive. A worker that dies ends the run with
- * an error naming the entry (the bytes it held are gone, so it cannot be replaced exactly).
+ * Bytes are copied once out of the decoder's chunks into blocks of {@link BLOCK_BYTES}, many
+ * small files to a block, and each block is transferred (not cloned) with the entries it holds
+ * in one message: a message per entry would cost more than most entries' parsing. At most
+ * {@link BYTES_IN_FLIGHT_PER_THREAD} per thread are sent and not yet taken by a worker, so
+ * reading the archive waits for the slowest reader and memory stays bounded. A worker that dies
+ * ends the run with an error naming the entry it was reading (the bytes it held are gone, so it
+ * cannot be replaced exactly); the pool never waits on a dead worker.
  */
 import { Worker } from 'node:worker_threads';
 import { describeError, type Problem } from '../core/problems.js';
@@ -17,12 +19,14 @@ import type { ClassifiedEntry } from '../layout/types.js';
 import type { Entry } from '../sources/types.js';
 import type { Need } from './consumer.js';
 
-/** Largest block of an entry's bytes sent at once. */
-export const BLOCK_BYTES = 1024 * 1024;
+/** Size of a block of entry bytes sent at once. */
+export const BLOCK_BYTES = 256 * 1024;
 /** Bytes sent to workers and not yet taken, per thread. */
 export const BYTES_IN_FLIGHT_PER_THREAD = 4 * 1024 * 1024;
 /** Entries sent and not yet merged, per thread (each holds what its consumers took until its turn). */
-const ENTRIES_IN_FLIGHT_PER_THREAD = 64;
+const ENTRIES_IN_FLIGHT_PER_THREAD = 256;
+/** Entry parts gathered into one message at most. */
+const PARTS_PER_MESSAGE = 128;
 
 /** What a pool worker is started with. */
 export interface EntryWorkerData {
@@ -38,18 +42,22 @@ export interface EntryRead {
   dropped: number;
 }
 
-/** Messages to a worker. */
-export type ToWorker =
-  | { type: 'begin'; options: unknown; limits: Limits }
-  | { type: 'entry'; seq: number; path: string; size: number | undefined; classified: ClassifiedEntry; needs: (Need | undefined)[] }
-  | { type: 'block'; seq: number; block: ArrayBuffer; length: number }
-  | { type: 'end'; seq: number; error?: string | undefined };
+/** A stretch of one entry's bytes in a block: the entry starts with it, ends with it, or both. */
+export interface EntryPart {
+  seq: number;
+  start?: { path: string; size: number | undefined; classified: ClassifiedEntry; needs: (Need | undefined)[] } | undefined;
+  offset: number;
+  length: number;
+  end?: { error?: string | undefined } | undefined;
+}
 
-/** Messages from a worker. */
-export type FromWorker = { type: 'taken'; bytes: number } | ({ type: 'read'; seq: number } & EntryRead);
+/** Messages to a worker. */
+export type ToWorker = { type: 'begin'; options: unknown; limits: Limits } | { type: 'parts'; block: ArrayBuffer | undefined; parts: EntryPart[] };
+
+/** Messages from a worker: bytes taken from blocks, answers, and blocks no entry reads any more (given back to be filled again). */
+export type FromWorker = { type: 'answers'; taken: number; answers: ({ seq: number } & EntryRead)[]; blocks: ArrayBuffer[] };
 
 interface Pending {
-  seq: number;
   path: string;
   resolve: (read: EntryRead) => void;
   reject: (err: unknown) => void;
@@ -57,9 +65,14 @@ interface Pending {
 
 interface PoolWorker {
   worker: Worker;
-  /** Bytes sent and not yet taken. */
+  /** Bytes sent (or about to be) and not yet taken. */
   inFlight: number;
   pending: Map<number, Pending>;
+  /** The block being filled, the parts it holds, and the part an entry is adding to. */
+  block: Buffer | undefined;
+  used: number;
+  parts: EntryPart[];
+  open: EntryPart | undefined;
 }
 
 export class WorkerStopped extends Error {}
@@ -71,9 +84,12 @@ export class EntryPool {
   private entries = 0;
   private failure: Error | undefined;
   private closing = false;
+  private flushScheduled = false;
   private wake: { resolve: () => void; reject: (err: unknown) => void } | undefined;
   private readonly maxBytes: number;
   private readonly maxEntries: number;
+  /** Blocks given back by workers: filling them again spares allocating (and collecting) a block per 256 KB. */
+  private readonly free: ArrayBuffer[] = [];
 
   constructor(threads: number, data: EntryWorkerData) {
     this.maxBytes = threads * BYTES_IN_FLIGHT_PER_THREAD;
@@ -86,39 +102,40 @@ export class EntryPool {
    * several inputs one after the other, its workers started once).
    */
   begin(options: unknown, limits: Limits): void {
+    this.flush();
     for (const w of this.workers) w.worker.postMessage({ type: 'begin', options, limits } satisfies ToWorker);
   }
 
   /**
-   * Sends one entry's bytes to the least busy worker; resolves once they are all sent, with
-   * the promise of the worker's answer.
+   * Hands one entry's bytes to the least busy worker; resolves once they are all handed over,
+   * with the promise of the worker's answer.
    */
   async read(entry: Entry, classified: ClassifiedEntry, needs: readonly (Need | undefined)[]): Promise<{ answer: Promise<EntryRead> }> {
     await this.room(0);
-    const target = this.workers.reduce((a, b) => (b.pending.size * BLOCK_BYTES + b.inFlight < a.pending.size * BLOCK_BYTES + a.inFlight ? b : a));
+    const target = this.workers.reduce((a, b) => (b.inFlight < a.inFlight ? b : a));
     const seq = this.seq++;
     let finished = false;
-    const answer = new Promise<EntryRead>((resolve, reject) => {
-      target.pending.set(seq, { seq, path: entry.path, resolve, reject });
-    });
-    void answer.then(
+    const answer = new Promise<EntryRead>((resolve, reject) => target.pending.set(seq, { path: entry.path, resolve, reject }));
+    answer.then(
       () => (finished = true),
       () => (finished = true),
     );
     this.entries++;
-    target.worker.postMessage({ type: 'entry', seq, path: entry.path, size: entry.size, classified, needs: [...needs] } satisfies ToWorker);
-    let block: Buffer | undefined;
-    let used = 0;
-    let copied = 0;
-    const flush = async (): Promise<void> => {
-      if (!block || used === 0) return;
-      await this.room(used);
-      this.inFlight += used;
-      target.inFlight += used;
-      const buffer = block.buffer as ArrayBuffer;
-      target.worker.postMessage({ type: 'block', seq, block: buffer, length: used } satisfies ToWorker, [buffer]);
-      block = undefined;
-      used = 0;
+    const start = { path: entry.path, size: entry.size, classified, needs: [...needs] };
+    let part: EntryPart | undefined;
+    // The part of the block being filled that the entry adds to: a new one when the last left
+    // with its block (full, or sent while this thread waited for the body's next chunk).
+    const current = (): EntryPart => {
+      if (part && target.open === part) return part;
+      if (!target.block) {
+        const reused = this.free.pop();
+        target.block = reused ? Buffer.from(reused) : Buffer.allocUnsafeSlow(BLOCK_BYTES);
+        target.used = 0;
+      }
+      part = { seq, start: part ? undefined : start, offset: target.used, length: 0 };
+      target.parts.push(part);
+      target.open = part;
+      return part;
     };
     let error: string | undefined;
     try {
@@ -127,21 +144,27 @@ export class EntryPool {
         if (finished) break;
         let at = 0;
         while (at < chunk.length) {
-          // Sized to what the entry says is left: small files take small blocks.
-          block ??= Buffer.allocUnsafeSlow(Math.min(BLOCK_BYTES, Math.max(chunk.length - at, (entry.size ?? BLOCK_BYTES) - copied)));
-          const n = chunk.copy(block, used, at);
-          used += n;
+          const into = current();
+          const n = chunk.copy(target.block!, target.used, at);
+          target.used += n;
+          into.length += n;
           at += n;
-          copied += n;
-          if (used === block.length) await flush();
+          target.inFlight += n;
+          this.inFlight += n;
+          if (target.used === BLOCK_BYTES) {
+            this.send(target);
+            await this.room(1);
+          }
         }
       }
-      await flush();
     } catch (err) {
       if (err instanceof WorkerStopped) throw err;
       error = describeError(err);
     }
-    target.worker.postMessage({ type: 'end', seq, error } satisfies ToWorker);
+    current().end = { error };
+    target.open = undefined;
+    if (target.parts.length >= PARTS_PER_MESSAGE) this.send(target);
+    else this.scheduleFlush();
     return {
       answer: answer.finally(() => {
         this.entries--;
@@ -150,17 +173,43 @@ export class EntryPool {
     };
   }
 
+  /** Sends every gathered part (before waiting on answers that need them). */
+  flush(): void {
+    for (const w of this.workers) if (w.parts.length > 0) this.send(w);
+  }
+
   async close(): Promise<void> {
     this.closing = true;
     await Promise.all(this.workers.map((w) => w.worker.terminate()));
   }
 
-  /** Waits until `bytes` more fit in flight (and one more entry). */
+  private send(w: PoolWorker): void {
+    const block = w.block;
+    const buffer = block && w.used > 0 ? (block.buffer as ArrayBuffer) : undefined;
+    // A block sent with room left keeps being filled by the next entries only if it was not sent.
+    w.worker.postMessage({ type: 'parts', block: buffer, parts: w.parts } satisfies ToWorker, buffer ? [buffer] : []);
+    if (buffer) w.block = undefined;
+    w.parts = [];
+    w.open = undefined;
+  }
+
+  /** Parts gathered while this thread works are sent as soon as it waits for anything. */
+  private scheduleFlush(): void {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(() => {
+      this.flushScheduled = false;
+      this.flush();
+    });
+  }
+
+  /** Waits until `bytes` more fit in flight (0: one more entry). */
   private async room(bytes: number): Promise<void> {
     for (;;) {
       if (this.failure) throw this.failure;
-      const fits = bytes === 0 ? this.entries < this.maxEntries : this.inFlight === 0 || this.inFlight + bytes <= this.maxBytes;
+      const fits = bytes === 0 ? this.entries < this.maxEntries : this.inFlight + bytes <= this.maxBytes;
       if (fits) return;
+      this.flush();
       await new Promise<void>((resolve, reject) => (this.wake = { resolve, reject }));
     }
   }
@@ -173,18 +222,18 @@ export class EntryPool {
 
   private start(data: EntryWorkerData): PoolWorker {
     const worker = new Worker(new URL('./entry-worker.js', import.meta.url), { workerData: data });
-    const self: PoolWorker = { worker, inFlight: 0, pending: new Map() };
+    const self: PoolWorker = { worker, inFlight: 0, pending: new Map(), block: undefined, used: 0, parts: [], open: undefined };
     let crash: unknown;
     worker.on('message', (message: FromWorker) => {
-      if (message.type === 'taken') {
-        self.inFlight -= message.bytes;
-        this.inFlight -= message.bytes;
-        this.signal();
-        return;
+      self.inFlight -= message.taken;
+      this.inFlight -= message.taken;
+      for (const block of message.blocks) if (this.free.length < this.maxBytes / BLOCK_BYTES) this.free.push(block);
+      for (const { seq, ...read } of message.answers) {
+        const pending = self.pending.get(seq);
+        self.pending.delete(seq);
+        pending?.resolve(read);
       }
-      const pending = self.pending.get(message.seq);
-      self.pending.delete(message.seq);
-      pending?.resolve({ bytes: message.bytes, taken: message.taken, problems: message.problems, dropped: message.dropped });
+      this.signal();
     });
     worker.on('error', (err) => (crash = err));
     worker.on('exit', (code) => {
