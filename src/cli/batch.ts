@@ -66,9 +66,15 @@ export function analyses(inputs: readonly string[], spec: BatchSpec, options: An
 
 async function* inThread(inputs: readonly string[], spec: BatchSpec, options: AnalysesOptions): AsyncGenerator<PoolReply<Outcome>> {
   // An explicit --threads over several inputs: the workers are started once, for all of them.
-  const pool = inputs.length > 1 && spec.threads !== 'auto' && spec.threads > 1 ? analysisPool(spec.threads) : undefined;
+  const threads = spec.threads !== 'auto' && inputs.length > 1 ? spec.threads : 1;
+  let pool = threads > 1 ? analysisPool(threads) : undefined;
   try {
     for (const [index, input] of inputs.entries()) {
+      // A worker that died failed its input only: the next one gets fresh workers.
+      if (pool?.failed) {
+        await pool.close();
+        pool = analysisPool(threads);
+      }
       const progress = options.progress?.(input);
       let result: Outcome;
       try {

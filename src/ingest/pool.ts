@@ -173,6 +173,11 @@ export class EntryPool {
     };
   }
 
+  /** A worker died: this pool reads nothing more. */
+  get failed(): boolean {
+    return this.failure !== undefined;
+  }
+
   /** Sends every gathered part (before waiting on answers that need them). */
   flush(): void {
     for (const w of this.workers) if (w.parts.length > 0) this.send(w);
