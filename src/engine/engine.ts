@@ -273,13 +273,14 @@ export class RuleEngine implements EntryConsumer {
     const evidence = matched.flatMap((s) => s.items.map(templateItem));
     const context = { rule: { id: rule.id, title: rule.title }, cluster: facts.cluster ?? {}, facts, signals, evidence, collectedAt: facts.collectedAt };
     const severity = rule.severityWhen.find((s) => evaluateCondition(s.condition, values) === true)?.severity ?? rule.severity;
+    const message = safeRender(rule.message, context);
     return {
       ruleId: rule.id,
       severity,
       title: rule.title,
       component: rule.component,
       tags: rule.tags,
-      message: caveat ? `${caveat}.\n${safeRender(rule.message, context)}` : safeRender(rule.message, context),
+      message: caveat ? `${caveat}.\n${message}` : message,
       remediation: rule.remediation ? safeRender(rule.remediation, context) : '',
       references: rule.references,
       evidence: matched.flatMap((s) => s.items.map(({ data: _data, ...plain }) => dropUndefined(plain))),
