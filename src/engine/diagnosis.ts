@@ -46,8 +46,10 @@ export interface LinkSubject {
   severity: Severity;
   about: ObjectRef[];
   mentions: ObjectRef[];
-  /** Epoch ms of the finding's timed evidence. */
+  /** Epoch ms of the finding's log and event evidence (when things happened), for time joins. */
   times: number[];
+  /** Epoch ms of its earliest timed evidence of any kind (a fact's start too): since when. */
+  since?: number | undefined;
   windows: TimeWindow[];
   explains: ExplainsEntry[];
 }
@@ -66,6 +68,8 @@ export interface DiagnosisNode {
   title: string;
   /** Objects the finding is about. */
   about: ObjectRef[];
+  /** Epoch ms of the finding's earliest timed evidence, when it has one. */
+  since?: number | undefined;
   /** Why the parent explains this finding; absent on a root. */
   reason?: string | undefined;
   explains: DiagnosisNode[];
@@ -216,6 +220,7 @@ function roots(ordered: readonly LinkSubject[], links: readonly Link[], byId: Ma
       severity: subject.severity,
       title: subject.title,
       about: subject.about,
+      since: subject.since,
       reason,
       explains: children(subject.id)
         .filter((l) => !path.has(l.effect))

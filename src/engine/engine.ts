@@ -300,6 +300,10 @@ export class RuleEngine implements EntryConsumer {
       times: matched
         .filter((s) => s.signal.type === 'log' || s.signal.type === 'event')
         .flatMap((s) => s.items.flatMap((i) => (i.time === undefined ? [] : [i.time]))),
+      since: matched.reduce<number | undefined>(
+        (min, s) => s.items.reduce((m, i) => (i.time !== undefined && (m === undefined || i.time < m) ? i.time : m), min),
+        undefined,
+      ),
       windows: windowsOf(rule.windows, itemsOf, context, facts.collectedAt),
       explains: rule.explains,
     };

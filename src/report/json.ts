@@ -107,6 +107,7 @@ export function diagnosisJson(d: Diagnosis): JsonObject {
 
 function diagnosisNode(n: DiagnosisNode): JsonObject {
   const out: JsonObject = { ruleId: n.ruleId, severity: n.severity, title: n.title, about: n.about.map(objectRef) };
+  if (n.since !== undefined) out.since = new Date(n.since).toISOString();
   put(out, 'reason', n.reason);
   out.explains = n.explains.map(diagnosisNode);
   return out;

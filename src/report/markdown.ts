@@ -34,6 +34,7 @@ import {
 } from './common.js';
 import { fenced, known, mdParagraphs, mdText, mdUrl, table } from './md.js';
 import { digestMarkdown } from './digest.js';
+import { diagnosisMarkdown } from './diagnosis.js';
 
 export interface MarkdownOptions {
   /** Evidence items shown per finding (default 10); the rest are counted. */
@@ -50,6 +51,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
   const c = report.cluster;
 
   out.push(`# mgsift report${c.id !== undefined && c.id !== '' ? ` — ${mdText(c.id)}` : ''}`, '');
+  out.push(...diagnosisMarkdown(report));
   out.push(
     table(
       ['Field', 'Value'],
