@@ -1,22 +1,24 @@
 /**
  * Field paths for `match` on resource signals: `status.conditions[type=Degraded].message`.
- * Segments are separated by dots; `name[key=value]` keeps the elements of the list `name`
- * whose `key` equals `value` (as text); a list without a selector fans out over every element.
- * The result is every string (or number) found at the path.
+ * Segments are separated by dots; a key holding dots or slashes is quoted in brackets
+ * (`metadata.annotations["machineconfiguration.openshift.io/reason"]`); `name[key=value]`
+ * keeps the elements of the list `name` whose `key` equals `value` (as text); a list without a
+ * selector fans out over every element. The result is every string (or number) at the path.
  */
 export type FieldPath = { name: string; filter?: { key: string; value: string } | undefined }[];
 
-const SEGMENT = /^([A-Za-z0-9_$-]+)(?:\[([A-Za-z0-9_$-]+)=([^\]]*)\])?$/;
+const TOKEN = /\.?(?:([A-Za-z0-9_$-]+)|\["([^"\]]+)"\])(?:\[([A-Za-z0-9_$-]+)=([^\]"]*)\])?/y;
 
 export function parseFieldPath(source: string): FieldPath {
   const path: FieldPath = [];
-  // Dots inside a selector's value (`[type=machineconfiguration.openshift.io/state]`) are not separators.
-  for (const segment of source.match(/(?:[^.[]+(?:\[[^\]]*\])?)/g) ?? []) {
-    const match = SEGMENT.exec(segment);
-    if (!match) throw new Error(`field path '${source}': cannot read segment '${segment}'`);
-    path.push({ name: match[1]!, filter: match[2] === undefined ? undefined : { key: match[2], value: match[3]! } });
+  TOKEN.lastIndex = 0;
+  while (TOKEN.lastIndex < source.length) {
+    const start = TOKEN.lastIndex;
+    const match = TOKEN.exec(source);
+    if (!match || (start === 0 && source.startsWith('.'))) throw new Error(`field path '${source}': cannot read it from '${source.slice(start)}'`);
+    path.push({ name: match[1] ?? match[2]!, filter: match[3] === undefined ? undefined : { key: match[3], value: match[4]! } });
   }
-  if (path.length === 0) throw new Error(`field path '${source}' is empty`);
+  if (path.length === 0) throw new Error('field path is empty');
   return path;
 }
 

@@ -27,6 +27,7 @@ hb.registerHelper('elapsed', (from: unknown, to: unknown) => {
   const parts = [days > 0 ? `${days}d` : '', hours > 0 ? `${hours}h` : '', `${minutes % 60}m`];
   return parts.filter(Boolean).join('');
 });
+hb.registerHelper('includes', (list: unknown, value: unknown) => Array.isArray(list) && list.includes(value));
 hb.registerHelper('unique', (list: unknown, key: unknown) => {
   if (!Array.isArray(list)) return [];
   const values = list.map((item) => (typeof key === 'string' && item && typeof item === 'object' ? (item as Record<string, unknown>)[key] : item));
