@@ -94,6 +94,10 @@ interface FindingView {
   hasRemediation: boolean;
   references: { text: string; href: string | null }[];
   hasReferences: boolean;
+  /** Links to the findings this one explains and to those that explain it. */
+  explainedBy: { href: string; ruleId: string }[];
+  explains: { href: string; ruleId: string }[];
+  hasLinks: boolean;
 }
 
 export interface HtmlView {
@@ -202,6 +206,9 @@ function findingView(f: Finding, shown: number): FindingView {
   const references = f.references.map((ref) => ({ text: s(ref), href: httpUrl(ref) ?? null }));
   return {
     anchor: findingAnchor(f.ruleId),
+    explainedBy: f.explainedBy.map((id) => ({ href: `#${findingAnchor(id)}`, ruleId: s(id) })),
+    explains: f.explains.map((id) => ({ href: `#${findingAnchor(id)}`, ruleId: s(id) })),
+    hasLinks: f.explainedBy.length + f.explains.length > 0,
     severity: f.severity,
     ruleId: s(f.ruleId),
     title: s(f.title),

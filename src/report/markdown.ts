@@ -178,6 +178,11 @@ function finding(f: Finding, shown: number): string[] {
   out.push(`### ${f.severity.toUpperCase()}: ${mdText(f.title)}`, '');
   const tags = f.tags.length > 0 ? ` · tags: ${f.tags.map(mdText).join(', ')}` : '';
   out.push(`Rule ${mdText(f.ruleId)} · component ${mdText(f.component)}${tags}`, '');
+  const links = [
+    f.explainedBy.length > 0 ? `Explained by ${f.explainedBy.map((id) => `\`${id}\``).join(', ')}.` : '',
+    f.explains.length > 0 ? `Explains ${f.explains.map((id) => `\`${id}\``).join(', ')}.` : '',
+  ].filter((x) => x !== '');
+  if (links.length > 0) out.push(links.join(' '), '');
   out.push(mdParagraphs(f.message), '');
   if (f.evidence.length > 0) {
     out.push('#### Evidence', '');
