@@ -152,7 +152,7 @@ describe.skipIf(!hasChromium)(`HTML report in Chromium (${CHROMIUM})`, () => {
         await context.close();
       }
     }
-  });
+  }, 180_000); // six analyses and six pages: minutes on a loaded machine
 
   it('the diagnosis is the first section, and each of its links lands on its finding', async () => {
     const samples = fileURLToPath(new URL('../../samples/', import.meta.url));
