@@ -48,6 +48,8 @@ export interface Finding {
   evidenceDropped: number;
   /** Set by a rule to change how the whole report must be read (e.g. status may be stale). */
   banner?: string | undefined;
+  /** An assumption the finding rests on, e.g. the rule's version range could not be checked. */
+  caveat?: string | undefined;
   /** Objects the finding is about (its rule's `about`), for links and the diagnosis. */
   about: ObjectRef[];
   /** Rule ids of the findings this one explains, and of those that explain it. */

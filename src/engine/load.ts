@@ -126,7 +126,7 @@ interface RawSignal {
     match?: { field: string; regex: string; required?: boolean };
     summary?: string;
   };
-  event?: { reason?: string; message?: string; literal?: string; namespace?: string; involvedKind?: string; involvedName?: string };
+  event?: { reason?: string; message?: string; literal?: string; namespace?: string; involvedKind?: string; involvedName?: string; where?: string };
   fact?: { name: string; where?: string; summary?: string };
 }
 
@@ -230,6 +230,8 @@ export function loadRuleText(file: string, text: string, builtin: boolean): { ru
       });
     } else if (spec.event) {
       const e = spec.event;
+      const where = e.where === undefined ? undefined : compile([...base, 'event', 'where'], () => compileCel(e.where!));
+      if (e.where !== undefined && !where) continue;
       signals.push({
         type: 'event',
         name,
@@ -239,6 +241,7 @@ export function loadRuleText(file: string, text: string, builtin: boolean): { ru
         namespace: e.namespace,
         involvedKind: e.involvedKind,
         involvedName: regex([...base, 'event', 'involvedName'], e.involvedName),
+        where,
       });
     } else if (spec.fact) {
       const f = spec.fact;

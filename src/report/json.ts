@@ -94,6 +94,7 @@ function finding(f: Finding): JsonObject {
     evidenceDropped: num(f.evidenceDropped),
   };
   put(out, 'banner', f.banner);
+  put(out, 'caveat', f.caveat);
   out.about = f.about.map(objectRef);
   out.explains = [...f.explains];
   out.explainedBy = [...f.explainedBy];
