@@ -1,6 +1,6 @@
 import type { Facts } from '../facts/collector.js';
 import type { UpdateRisks } from '../risks/update-risks.js';
-import { appliedRisks } from '../risks/applied.js';
+import { currentRiskItems, takenRiskItems } from '../risks/applied.js';
 
 /** What rules see: the archive's facts, and the update risks when risk data was given. */
 export interface EngineFacts extends Facts {
@@ -32,9 +32,9 @@ export function factValue(facts: EngineFacts, name: string): unknown {
     case 'cvo.moments':
       return facts.cvo.pods.length > 0 ? facts.cvo.pods.flatMap((pod) => pod.moments.map((m) => ({ ...m, pod: pod.pod, file: pod.file }))) : undefined;
     case 'risks.current':
-      return facts.updateRisks?.current ? appliedRisks(facts.updateRisks.current.targets, facts.clusterVersionFile) : undefined;
+      return facts.updateRisks?.current ? currentRiskItems(facts.updateRisks.current.targets, facts.clusterVersionFile) : undefined;
     case 'risks.taken':
-      return facts.updateRisks && facts.history ? appliedRisks(facts.updateRisks.taken, facts.clusterVersionFile) : undefined;
+      return facts.updateRisks && facts.history ? takenRiskItems(facts.updateRisks.taken, facts.clusterVersionFile) : undefined;
     default:
       return undefined;
   }
