@@ -306,7 +306,7 @@ export class ArchiveMetrics implements MetricSource {
   private namespaced(type: string, key: string, make: (h: Held) => Omit<Sample, 'sources'>[]): Series {
     const held = this.read(type);
     const samples = held.flatMap((h) => make(h).map((s) => ({ ...s, sources: [h.file] })));
-    if (this.whole.has(key)) return { samples };
+    if (this.complete(key)) return { samples };
     const covered = new Set([...(this.namespaces.get(key) ?? []), ...this.gatheredNamespaces(key)]);
     const kind = key.split('.')[0];
     return {
@@ -343,9 +343,16 @@ export class ArchiveMetrics implements MetricSource {
     return (this.relatedCache = out);
   }
 
-  /** Resources gathered whole-cluster (their count is known, also when zero). */
+  /**
+   * Resources gathered whole-cluster (their count is known, also when zero): a whole-cluster
+   * List or folder, a ClusterOperator's relatedObjects naming it without a namespace, or — for
+   * a namespaced kind — its List in every namespace of a Namespace list held in full.
+   */
   private complete(key: string): boolean {
-    return this.whole.has(key) || this.related().some((r) => r.key === key && !r.namespace);
+    if (this.whole.has(key) || this.related().some((r) => r.key === key && !r.namespace)) return true;
+    const all = this.whole.has('namespaces') ? this.counted.get('namespaces') : undefined;
+    const lists = this.namespaces.get(key);
+    return all !== undefined && lists !== undefined && [...all].every((id) => lists.has(id.slice(id.indexOf('/') + 1)));
   }
 
   private crds(): Set<string> | undefined {
