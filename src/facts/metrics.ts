@@ -79,6 +79,8 @@ export class MetricsCollector implements EntryConsumer {
   private readonly whole = new Set<string>();
   /** resourceKey → namespaces whose List of it was read. */
   private readonly namespaces = new Map<string, Set<string>>();
+  /** resourceKey of resources held in List files this collector does not parse (their number is unknown). */
+  private readonly uncounted = new Set<string>();
   private layout = 'unknown';
 
   need(entry: ClassifiedEntry): Need | undefined {
@@ -90,7 +92,9 @@ export class MetricsCollector implements EntryConsumer {
     if (entry.rule === 'mg-namespaced-list' && entry.namespace) setOf(this.namespaces, key).add(entry.namespace);
     // One object per file: counted from its path, without reading it.
     if (entry.name && entry.kind !== 'list') setOf(this.counted, key).add(`${entry.namespace ?? ''}/${entry.name}`);
-    return READ.has(type) ? { objects: true } : undefined;
+    if (READ.has(type)) return { objects: true };
+    if (entry.kind === 'list') this.uncounted.add(key);
+    return undefined;
   }
 
   object(object: K8sObject, entry: ClassifiedEntry, _place: ObjectPlace): void {
@@ -113,6 +117,7 @@ export class MetricsCollector implements EntryConsumer {
       this.counted,
       this.whole,
       this.namespaces,
+      this.uncounted,
       this.layout,
     );
   }
@@ -130,6 +135,7 @@ export class ArchiveMetrics implements MetricSource {
     private readonly counted: ReadonlyMap<string, ReadonlySet<string>>,
     private readonly whole: ReadonlySet<string>,
     private readonly namespaces: ReadonlyMap<string, ReadonlySet<string>>,
+    private readonly uncounted: ReadonlySet<string>,
     private readonly layout: string,
   ) {}
 
@@ -386,18 +392,20 @@ export class ArchiveMetrics implements MetricSource {
     for (const [key, ids] of this.counted) {
       if (key === '' || key.startsWith('.')) continue;
       seen.add(key);
-      const complete = this.complete(key);
-      samples.push({ labels: { resource: key }, value: complete ? ids.size : undefined, unknown: complete ? undefined : `the archive holds ${key} in part, so their number is unknown`, sources: [] });
+      const complete = this.complete(key) && !this.uncounted.has(key);
+      samples.push({ labels: { resource: key }, value: complete ? ids.size : undefined, unknown: complete ? undefined : `the archive holds ${key} in part (or in Lists mgsift does not count), so their number is unknown`, sources: [] });
     }
     for (const key of this.related().filter((r) => !r.namespace).map((r) => r.key)) {
       if (seen.has(key)) continue;
       seen.add(key);
-      samples.push({ labels: { resource: key }, value: 0, sources: ['ClusterOperator relatedObjects (gathered whole, none found)'] });
+      const counted = !this.uncounted.has(key);
+      samples.push({ labels: { resource: key }, value: counted ? 0 : undefined, unknown: counted ? undefined : `${key} is held in Lists mgsift does not count`, sources: ['ClusterOperator relatedObjects (gathered whole, none found)'] });
     }
     for (const key of crds ?? []) {
       if (seen.has(key)) continue;
       seen.add(key);
-      samples.push({ labels: { resource: key }, value: undefined, unknown: `${key} exists (CRD) but the archive does not hold its objects`, sources: [] });
+      const counted = this.complete(key) && !this.uncounted.has(key);
+      samples.push({ labels: { resource: key }, value: counted ? 0 : undefined, unknown: counted ? undefined : `${key} exists (CRD) but the archive does not hold its objects`, sources: [] });
     }
     return {
       samples,

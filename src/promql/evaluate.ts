@@ -46,6 +46,12 @@ export type Value = Vector | { kind: 'scalar'; value: number } | { kind: 'string
 export class EvaluationError extends Error {}
 
 const NAME = '__name__';
+/**
+ * Labels no in-cluster series carries: `_id` is Telemetry's cluster id, which the published
+ * queries name (`{_id=""}`, `by (_id)`, `on (_id)`) so they run on Telemetry too. Grouping or
+ * matching on it is grouping or matching on nothing.
+ */
+const ABSENT_LABELS = new Set(['_id']);
 const MAX_SOURCES = 20;
 
 export function evaluate(expr: Expr, source: MetricSource): Value {
@@ -167,7 +173,7 @@ function aggregate(op: AggregateOp, grouping: { without: boolean; labels: string
     if (!group) groups.set(key, (group = { labels, members: [] }));
     group.members.push(s);
   }
-  const oneGroup = grouping === undefined || (!grouping.without && grouping.labels.length === 0);
+  const oneGroup = grouping === undefined || (!grouping.without && grouping.labels.every((l) => ABSENT_LABELS.has(l)));
   if (op === 'topk' || op === 'bottomk') return selectK(op, k ?? 0, [...groups.values()], v.gaps);
   const samples: Sample[] = [];
   const gapReason = v.gaps.join('; ');
@@ -308,7 +314,7 @@ function setOperation(op: 'and' | 'or' | 'unless', matching: VectorMatching | un
   if (op === 'or') {
     const added = right.samples.filter((s) => !leftSigs.has(signature(s.labels, matching)));
     // Missing right-hand series are dropped anyway when every signature is the empty one and the left has it.
-    const rightGapsMatter = !(matching?.on && matching.labels.every((l) => l === '_id') && left.samples.length > 0);
+    const rightGapsMatter = !(matching?.on && matching.labels.every((l) => ABSENT_LABELS.has(l)) && left.samples.length > 0);
     return { kind: 'vector', samples: [...left.samples, ...added], gaps: unique([...left.gaps, ...(rightGapsMatter ? right.gaps : [])]) };
   }
   const kept = left.samples.filter((s) => rightSigs.has(signature(s.labels, matching)) === (op === 'and'));

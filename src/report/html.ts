@@ -33,7 +33,7 @@ import {
 } from './common.js';
 import { timelineView, type TimelineView } from './timeline-view.js';
 import { digestView, type DigestView } from './digest.js';
-import { updateRisksView, type UpdateRisksView } from './update-risks.js';
+import { reportUpdateRisks, updateRisksView, type UpdateRisksView } from './update-risks.js';
 
 export interface HtmlOptions {
   /** Folder holding `report.html.hbs` and `partials/`; defaults to the package's `templates/`. */
@@ -166,7 +166,7 @@ export function htmlView(report: Report, options: HtmlOptions = {}): HtmlView {
     hasFindings: findings.length > 0,
     timeline: timelineView(report, { maxItems: options.maxTimelineItems, maxRows: options.maxTimelineRows }),
     digest: report.digest ? digestView(report.digest) : null,
-    updateRisks: updateRisksView(report.updateRisks),
+    updateRisks: updateRisksView(report.updateRisks ?? reportUpdateRisks(undefined)),
     notChecked: sortByRuleId(report.notChecked).map((n) => ({ ruleId: s(n.ruleId), title: s(n.title), reason: s(n.reason) })),
     hasNotChecked: report.notChecked.length > 0,
     passed: sortByRuleId(report.passed).map((p) => ({ ruleId: s(p.ruleId), title: s(p.title) })),

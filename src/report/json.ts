@@ -17,7 +17,7 @@ import type { Problem } from '../core/problems.js';
 import type { ClusterIdentity, HistoryRow, Report, TimelineItem } from './model.js';
 import { compareStrings, SEVERITIES_DESC, sortByRuleId, sortFindings, sortProblems, sortTimeline } from './common.js';
 import { digestJson } from './digest.js';
-import { updateRisksJson } from './update-risks.js';
+import { reportUpdateRisks, updateRisksJson } from './update-risks.js';
 
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
@@ -49,7 +49,6 @@ export function toJsonReport(report: Report): JsonObject {
     timelineOmitted: report.facts.timelineOmitted.map((o) => ({ lane: o.lane, count: num(o.count), reason: o.reason })),
   };
   if (report.digest !== undefined) out.digest = digestJson(report.digest);
-  out.updateRisks = updateRisksJson(report.updateRisks);
   out.problems = sortProblems(report.problems).map(problem);
   out.limits = limits(report.limits);
   out.stats = {
@@ -57,6 +56,7 @@ export function toJsonReport(report: Report): JsonObject {
     bytesRead: num(report.stats.bytesRead),
     durationMs: num(report.stats.durationMs),
   };
+  out.updateRisks = updateRisksJson(report.updateRisks ?? reportUpdateRisks(undefined));
   return out;
 }
 

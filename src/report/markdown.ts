@@ -34,7 +34,7 @@ import {
 } from './common.js';
 import { fenced, known, mdParagraphs, mdText, mdUrl, table } from './md.js';
 import { digestMarkdown } from './digest.js';
-import { updateRisksMarkdown } from './update-risks.js';
+import { reportUpdateRisks, updateRisksMarkdown } from './update-risks.js';
 
 export interface MarkdownOptions {
   /** Evidence items shown per finding (default 10); the rest are counted. */
@@ -85,7 +85,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
     );
   }
   for (const f of findings) out.push(...finding(f, shown));
-  out.push(...updateRisksMarkdown(report.updateRisks));
+  out.push(...updateRisksMarkdown(report.updateRisks ?? reportUpdateRisks(undefined)));
   if (report.digest) out.push(...digestMarkdown(report.digest));
 
   // Timeline.

@@ -167,8 +167,8 @@ export interface Report {
   };
   /** Unrecognised errors; absent when the digest was not made. */
   digest?: ReportDigest | undefined;
-  /** Known update risks; without data, a hint on how to give it. */
-  updateRisks: ReportUpdateRisks;
+  /** Known update risks; without data (or absent), the reports say how to give it. */
+  updateRisks?: ReportUpdateRisks | undefined;
   /** What could not be read, and why. */
   problems: Problem[];
   limits: Limits;
