@@ -24,7 +24,8 @@
  * | `ovnkube_controller_ipsec_enabled` (4.14+), `ovnkube_master_ipsec_enabled` (before 4.14) | Network.operator `cluster` `spec.defaultNetwork.ovnKubernetesConfig.ipsecConfig` | none; 1 enabled, 0 not; no series unless OVN-Kubernetes | no Network.operator object |
  * | `ovnkube_clustermanager_num_egress_ips` | EgressIPs (k8s.ovn.org), OVN-Kubernetes 4.14+ | none; the count | EgressIPs not gathered |
  * | `ceph_health_status` | CephClusters (ceph.rook.io) | `namespace`, `name` | the CephCluster CRD exists but its objects were not gathered |
- * | `node_cpu_info`, `kubernetes_nmstate_features_applied`, `network_attachment_definition_instances`, `imageregistry_*_count` | not in an archive (node-exporter, operator and registry runtime metrics) | | always, unless the owning CRD is known absent (then no series) |
+ * | `network_attachment_definition_instances` | NetworkAttachmentDefinitions (k8s.cni.cncf.io) | `networks="any"`; their number | not every namespace's NADs gathered (no series when the CRD is known absent) |
+ * | `node_cpu_info`, `kubernetes_nmstate_features_applied`, `imageregistry_*_count` | not in an archive (node-exporter, operator and registry runtime metrics) | | always, unless the owning CRD is known absent (then no series) |
  *
  * "Gathered in full": a whole-cluster List (gather-extra), a `cluster-scoped-resources/<group>/<resource>`
  * folder, a namespace's `<group>/<resource>.yaml` List, or — for zero objects — a resource that a
@@ -156,7 +157,7 @@ export class ArchiveMetrics implements MetricSource {
     'cluster_installer', 'cluster_operator_conditions', 'cco_credentials_mode', 'mcd_update_state', 'kube_node_labels', 'kube_node_role',
     'kube_secret_info', 'kube_configmap_info', 'kube_deployment_spec_replicas', 'kube_pod_container_info', 'csv_succeeded', 'csv_count',
     'apiserver_storage_objects', 'ovnkube_controller_ipsec_enabled', 'ovnkube_master_ipsec_enabled', 'ovnkube_clustermanager_num_egress_ips',
-    'ceph_health_status',
+    'ceph_health_status', 'network_attachment_definition_instances',
   ] as const;
 
   private derive(metric: string): Series {
