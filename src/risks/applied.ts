@@ -22,6 +22,8 @@ export interface AppliedRisk {
   started?: number | undefined;
   completed?: number | undefined;
   state?: string | undefined;
+  /** For an edge in the history: it is the newest transition. */
+  latest?: boolean | undefined;
   /** The blocked-edges file that declares it. */
   dataFile: string;
   /** Archive file the verdict rests on (its first sample's source, else the ClusterVersion). */
@@ -52,7 +54,7 @@ export function takenRiskItems(taken: readonly TakenEdge[], clusterVersionFile: 
   return taken.flatMap((edge) =>
     edge.risks
       .filter((risk) => risk.verdict === 'applies')
-      .map((risk) => ({ ...itemOf(risk, edge, clusterVersionFile), started: edge.started, completed: edge.completed, state: edge.state })),
+      .map((risk) => ({ ...itemOf(risk, edge, clusterVersionFile), started: edge.started, completed: edge.completed, state: edge.state, latest: edge.latest })),
   );
 }
 

@@ -30,6 +30,8 @@ export interface TakenEdge extends EdgeRisks {
   started?: number | undefined;
   completed?: number | undefined;
   state: string;
+  /** The newest transition of the history: the update that brought the current state. */
+  latest: boolean;
 }
 
 export interface ClusterComparison {
@@ -88,7 +90,7 @@ export function updateRisks(data: RiskData, facts: Facts, metrics: MetricSource,
     if (t.isInstall || !t.from?.version || !t.to.version) continue;
     const e = edge(t.from.version, t.to.version);
     if (e.risks.length === 0 && e.unconditional.length === 0) continue;
-    taken.push({ ...e, started: t.started, completed: t.completed, state: t.state });
+    taken.push({ ...e, started: t.started, completed: t.completed, state: t.state, latest: t === newest });
   }
 
   return {
