@@ -58,6 +58,7 @@ export function describeMissingFact(name: string): string {
   if (name.startsWith('history') || name === 'cluster') return `a ClusterVersion object (fact ${name})`;
   if (name.startsWith('cvo')) return `cluster-version-operator logs (fact ${name})`;
   if (name === 'collection') return 'a must-gather timestamp file (fact collection)';
-  if (name.startsWith('risks')) return `update-risk data (--update-risks DIR or MGSIFT_UPDATE_RISKS: a cincinnati-graph-data checkout) and a ClusterVersion (fact ${name})`;
+  // Read after "the archive lacks": the data comes from the command line, not the archive.
+  if (name.startsWith('risks')) return `a ClusterVersion, or mgsift was given no update-risk data (--update-risks DIR or MGSIFT_UPDATE_RISKS: a cincinnati-graph-data checkout) (fact ${name})`;
   return `fact ${name}`;
 }
