@@ -13,6 +13,7 @@ import { FORMATS, renderReport, type Format } from './formats.js';
 import { writeAtomically, prepareOutputDir } from './output.js';
 import { Progress } from './progress.js';
 import { analyses, type BatchSpec } from './batch.js';
+import { addUpdateRisksOption, loadUpdateRisks, updateRisksDir } from './update-risks.js';
 
 interface AnalyzeFlags extends LimitFlags {
   output: string;
@@ -23,13 +24,14 @@ interface AnalyzeFlags extends LimitFlags {
   exclude?: string[];
   jobs: string;
   quiet?: boolean;
+  updateRisks?: string;
 }
 
 /** One JSON line per archive, for aggregation in other tools; not a report format of its own. */
 const JSONL = 'jsonl';
 
 export function analyzeCommand(): Command {
-  return addLimitOptions(
+  return addUpdateRisksOption(addLimitOptions(
     new Command('analyze')
       .description('apply the rule pack to each input and write its report; several inputs also get an index (index.html, .md, .json)')
       .argument(
@@ -44,7 +46,7 @@ export function analyzeCommand(): Command {
       .option('--exclude <id-or-tag...>', 'skip these rules (ids or tags)')
       .option('-j, --jobs <n>', 'analyse up to n inputs at once, each in its own worker thread', '1')
       .option('-q, --quiet', 'print nothing but errors'),
-  ).action(async (inputs: string[], flags: AnalyzeFlags, command: Command) => {
+  )).action(async (inputs: string[], flags: AnalyzeFlags, command: Command) => {
     const { formats, jsonl } = parseFormats(flags.format);
     // The diagnosis alone is for a terminal: stdout unless -o says otherwise.
     if (formats.length === 1 && formats[0] === 'text' && !jsonl && command.getOptionValueSource('output') === 'default') flags.output = '-';
@@ -56,7 +58,8 @@ export function analyzeCommand(): Command {
     const failOn = flags.failOn as Severity;
     const loaded = await loadRulesOrFail(flags.rules ?? []);
     const rules = selectRules(loaded.rules, flags.only, flags.exclude);
-    const spec: BatchSpec = { limits: limitsFrom(flags), ruleDirs: flags.rules ?? [], ruleIds: rules.map((r) => r.id) };
+    const riskData = await loadUpdateRisks(updateRisksDir(flags.updateRisks));
+    const spec: BatchSpec = { limits: limitsFrom(flags), ruleDirs: flags.rules ?? [], ruleIds: rules.map((r) => r.id), updateRisksDir: riskData?.dir };
     const say = (line: string): void => {
       if (!flags.quiet && !toStdout) process.stderr.write(`${line}\n`);
     };
@@ -99,7 +102,7 @@ export function analyzeCommand(): Command {
     const lines = jsonl ? await lineSink(toStdout ? '-' : toFile ? flags.output : join(flags.output, 'index.jsonl')) : undefined;
     try {
       const progress = (input: string): Progress => new Progress(input, !flags.quiet);
-      for await (const { index, result: outcome } of analyses(targets, spec, { jobs, rules, progress })) {
+      for await (const { index, result: outcome } of analyses(targets, spec, { jobs, rules, riskData, progress })) {
         const input = targets[index]!;
         let row: IndexRow;
         if ('error' in outcome) {
