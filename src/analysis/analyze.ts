@@ -12,6 +12,8 @@ import type { TimelineSources } from '../facts/timeline-sources.js';
 import type { EngineResult } from '../engine/engine.js';
 import type { Rule } from '../engine/rule.js';
 import type { Digest, ExplainedLine } from '../digest/collector.js';
+import type { RiskData } from '../risks/load.js';
+import { updateRisks, type UpdateRisks } from '../risks/update-risks.js';
 import { analysisConsumers, analysisPool, threadsFor, type ConsumerOptions, type RuleSource, type WorkerConsumerOptions } from './consumers.js';
 
 /** One input read once: its facts, and (when rules are given) the engine's verdicts. */
@@ -26,6 +28,8 @@ export interface Analysis {
   inventory?: Inventory | undefined;
   /** Failure lines no finding explains, folded into templates. */
   digest?: Digest | undefined;
+  /** Known update risks evaluated against the archive; absent without risk data. */
+  updateRisks?: UpdateRisks | undefined;
   problems: Problems;
   limits: Limits;
   durationMs: number;
@@ -37,6 +41,8 @@ export interface AnalyzeOptions {
   inventory?: boolean;
   /** Fold the failure lines that no finding explains into the unrecognised-errors digest. */
   digest?: boolean;
+  /** cincinnati-graph-data blocked edges to evaluate (`--update-risks`). */
+  riskData?: RiskData | undefined;
   onProgress?: ((progress: WalkProgress) => void) | undefined;
   /**
    * Threads that parse and scan entries: 1 (or absent) reads everything on this thread; N > 1
@@ -57,8 +63,14 @@ export async function analyzeInput(input: string, options: AnalyzeOptions): Prom
   const problems = new Problems();
   const source = await openInput(input, { limits: options.limits, problems });
   const bareInput = isSingleFile(source);
-  const consumerOptions: ConsumerOptions = { maxLineBytes: options.limits.maxLineBytes, bareInput, inventory: options.inventory ?? false, digest: options.digest ?? false };
-  const { facts, timeline, engine, inventory, digest, all: consumers } = analysisConsumers(consumerOptions, options.rules);
+  const consumerOptions: ConsumerOptions = {
+    maxLineBytes: options.limits.maxLineBytes,
+    bareInput,
+    inventory: options.inventory ?? false,
+    digest: options.digest ?? false,
+    metrics: options.riskData !== undefined,
+  };
+  const { facts, timeline, engine, inventory, digest, metrics, all: consumers } = analysisConsumers(consumerOptions, options.rules);
   // Every consumer must be able to run in a worker, and workers must be able to load the rules.
   const parallel = consumers.every(isParallel) && (options.rules === undefined || options.ruleSource !== undefined);
   const threads = options.pool || !parallel ? 1 : await threadsFor(input, options.threads ?? 1, options.maxThreads);
@@ -75,7 +87,9 @@ export async function analyzeInput(input: string, options: AnalyzeOptions): Prom
     throw new InputError(`${input}: ${problems.items[0]?.reason ?? 'unreadable'}`);
   }
   const gathered = facts.facts();
-  const result = engine?.finish(gathered);
+  const archiveMetrics = metrics?.metrics();
+  const risks = options.riskData && archiveMetrics ? updateRisks(options.riskData, gathered, archiveMetrics, archiveMetrics.clusterVersion()) : undefined;
+  const result = engine?.finish({ ...gathered, updateRisks: risks });
   return {
     input,
     container: source.container,
@@ -85,6 +99,7 @@ export async function analyzeInput(input: string, options: AnalyzeOptions): Prom
     result,
     inventory: inventory?.inventory(),
     digest: digest?.digest(explainedLines(result), gathered.collectedAt),
+    updateRisks: risks,
     problems,
     limits: options.limits,
     durationMs: Date.now() - started,

@@ -14,6 +14,7 @@ import { RuleEngine } from '../engine/engine.js';
 import { loadRules } from '../engine/load.js';
 import type { Rule } from '../engine/rule.js';
 import { DigestCollector } from '../digest/collector.js';
+import { MetricsCollector } from '../facts/metrics.js';
 
 /** Where rules were loaded from: worker threads load the same ones. */
 export interface RuleSource {
@@ -28,6 +29,8 @@ export interface ConsumerOptions {
   bareInput: boolean;
   inventory: boolean;
   digest: boolean;
+  /** Metrics for update risks (`--update-risks`); its consumer reads on the main thread only, so then one thread reads. */
+  metrics: boolean;
 }
 
 export interface AnalysisConsumers {
@@ -36,6 +39,7 @@ export interface AnalysisConsumers {
   engine?: RuleEngine | undefined;
   inventory?: InventoryCollector | undefined;
   digest?: DigestCollector | undefined;
+  metrics?: MetricsCollector | undefined;
   /** All of them, in the order every thread uses. */
   all: EntryConsumer[];
 }
@@ -46,8 +50,9 @@ export function analysisConsumers(options: ConsumerOptions, rules: readonly Rule
   const inventory = options.inventory ? new InventoryCollector() : undefined;
   const timeline = new TimelineSourcesCollector();
   const digest = options.digest ? new DigestCollector(options.maxLineBytes) : undefined;
-  const all: EntryConsumer[] = [facts, timeline, ...(engine ? [engine] : []), ...(inventory ? [inventory] : []), ...(digest ? [digest] : [])];
-  return { facts, timeline, engine, inventory, digest, all };
+  const metrics = options.metrics ? new MetricsCollector() : undefined;
+  const all: EntryConsumer[] = [facts, timeline, ...(engine ? [engine] : []), ...(inventory ? [inventory] : []), ...(digest ? [digest] : []), ...(metrics ? [metrics] : [])];
+  return { facts, timeline, engine, inventory, digest, metrics, all };
 }
 
 /** What a worker thread builds its consumers from. */

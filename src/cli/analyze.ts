@@ -14,6 +14,7 @@ import { FORMATS, renderReport, type Format } from './formats.js';
 import { writeAtomically, prepareOutputDir } from './output.js';
 import { Progress } from './progress.js';
 import { analyses, type BatchSpec } from './batch.js';
+import { addUpdateRisksOption, loadUpdateRisks, updateRisksDir } from './update-risks.js';
 
 interface AnalyzeFlags extends LimitFlags {
   output: string;
@@ -25,13 +26,14 @@ interface AnalyzeFlags extends LimitFlags {
   jobs: string;
   threads?: string;
   quiet?: boolean;
+  updateRisks?: string;
 }
 
 /** One JSON line per archive, for aggregation in other tools; not a report format of its own. */
 const JSONL = 'jsonl';
 
 export function analyzeCommand(): Command {
-  return addThreadsOption(addLimitOptions(
+  return addUpdateRisksOption(addThreadsOption(addLimitOptions(
     new Command('analyze')
       .description('apply the rule pack to each input and write its report; several inputs also get an index (index.html, .md, .json)')
       .argument(
@@ -46,7 +48,7 @@ export function analyzeCommand(): Command {
       .option('--exclude <id-or-tag...>', 'skip these rules (ids or tags)')
       .option('-j, --jobs <n>', 'analyse up to n inputs at once, each in its own worker thread', '1')
       .option('-q, --quiet', 'print nothing but errors'),
-  )).action(async (inputs: string[], flags: AnalyzeFlags, command: Command) => {
+  ))).action(async (inputs: string[], flags: AnalyzeFlags, command: Command) => {
     const { formats, jsonl } = parseFormats(flags.format);
     // The diagnosis alone is for a terminal: stdout unless -o says otherwise.
     if (formats.length === 1 && formats[0] === 'text' && !jsonl && command.getOptionValueSource('output') === 'default') flags.output = '-';
@@ -58,13 +60,14 @@ export function analyzeCommand(): Command {
     const failOn = flags.failOn as Severity;
     const loaded = await loadRulesOrFail(flags.rules ?? []);
     const rules = selectRules(loaded.rules, flags.only, flags.exclude);
+    const riskData = await loadUpdateRisks(updateRisksDir(flags.updateRisks));
     const say = (line: string): void => {
       if (!flags.quiet && !toStdout) process.stderr.write(`${line}\n`);
     };
     const expansion = await expandInputs(inputs);
     const targets = expansion.inputs;
     const { threads, maxThreads, note } = threadsPerJob(threadsFrom(flags.threads), Math.min(jobs, targets.length));
-    const spec: BatchSpec = { limits: limitsFrom(flags), ruleDirs: flags.rules ?? [], ruleIds: rules.map((r) => r.id), threads, maxThreads };
+    const spec: BatchSpec = { limits: limitsFrom(flags), ruleDirs: flags.rules ?? [], ruleIds: rules.map((r) => r.id), updateRisksDir: riskData?.dir, threads, maxThreads };
     for (const note of loaded.notes) say(note);
     for (const note of expansion.notes) say(note);
     if (note) say(note);
@@ -103,7 +106,7 @@ export function analyzeCommand(): Command {
     const lines = jsonl ? await lineSink(toStdout ? '-' : toFile ? flags.output : join(flags.output, 'index.jsonl')) : undefined;
     try {
       const progress = (input: string): Progress => new Progress(input, !flags.quiet);
-      for await (const { index, result: outcome } of analyses(targets, spec, { jobs, rules, progress })) {
+      for await (const { index, result: outcome } of analyses(targets, spec, { jobs, rules, riskData, progress })) {
         const input = targets[index]!;
         let row: IndexRow;
         if ('error' in outcome) {

@@ -16,6 +16,8 @@ import { loadRules } from '../engine/load.js';
 import type { Rule } from '../engine/rule.js';
 import type { Limits } from '../core/limits.js';
 import { describeError } from '../core/problems.js';
+import type { RiskData } from '../risks/load.js';
+import { loadUpdateRisks } from './update-risks.js';
 
 /** What a worker needs to analyse as this thread would: the limits and the same rules. */
 export interface BatchSpec {
@@ -27,16 +29,30 @@ export interface BatchSpec {
   /** `--threads` for each input; `auto` at most `maxThreads` (the jobs share the cores). */
   threads: number | 'auto';
   maxThreads: number;
+  /** The update-risk data folder (`--update-risks`), loaded once per worker. */
+  updateRisksDir?: string | undefined;
 }
 
 /** One input's result: its report, or the one-line reason there is none. */
 export type Outcome = { report: Report } | { error: string; cause?: unknown };
 
 /** The whole pipeline for one input, down to the report every renderer draws from. */
-export async function reportOf(input: string, spec: BatchSpec, rules: readonly Rule[], onProgress?: (progress: WalkProgress) => void, pool?: EntryPool): Promise<Report> {
+export async function reportOf(
+  input: string,
+  spec: BatchSpec,
+  rules: readonly Rule[],
+  riskData: RiskData | undefined,
+  onProgress?: (progress: WalkProgress) => void,
+  pool?: EntryPool,
+): Promise<Report> {
   const { limits, threads, maxThreads } = spec;
   const ruleSource = { dirs: spec.ruleDirs, ids: spec.ruleIds };
-  return buildReport(await analyzeInput(input, { limits, rules, digest: true, onProgress, threads, maxThreads, ruleSource, pool }));
+  return buildReport(await analyzeInput(input, { limits, rules, digest: true, riskData, onProgress, threads, maxThreads, ruleSource, pool }));
+}
+
+/** The update-risk data a {@link BatchSpec} names. */
+export function specRiskData(spec: BatchSpec): Promise<RiskData | undefined> {
+  return loadUpdateRisks(spec.updateRisksDir);
 }
 
 /** The rules a {@link BatchSpec} names (its folders were loaded and checked once already). */
@@ -49,6 +65,8 @@ export interface AnalysesOptions {
   jobs: number;
   /** Rules for analyses in this thread (workers load theirs from the spec). */
   rules: readonly Rule[];
+  /** Update-risk data for analyses in this thread. */
+  riskData?: RiskData | undefined;
   /** Byte progress of an analysis in this thread. */
   progress?: (input: string) => { update(progress: WalkProgress): void; done(): void };
 }
@@ -78,7 +96,7 @@ async function* inThread(inputs: readonly string[], spec: BatchSpec, options: An
       const progress = options.progress?.(input);
       let result: Outcome;
       try {
-        result = { report: await reportOf(input, spec, options.rules, progress && ((at) => progress.update(at)), pool) };
+        result = { report: await reportOf(input, spec, options.rules, options.riskData, progress && ((at) => progress.update(at)), pool) };
       } catch (err) {
         result = { error: describeError(err), cause: err };
       } finally {

@@ -35,6 +35,7 @@ import {
 } from './common.js';
 import { timelineView, type TimelineView } from './timeline-view.js';
 import { digestView, type DigestView } from './digest.js';
+import { reportUpdateRisks, updateRisksView, type UpdateRisksView } from './update-risks.js';
 import { diagnosisView, findingAnchor, type DiagnosisView } from './diagnosis.js';
 
 export interface HtmlOptions {
@@ -122,6 +123,7 @@ export interface HtmlView {
   hasFindings: boolean;
   timeline: TimelineView;
   digest: DigestView | null;
+  updateRisks: UpdateRisksView;
   notChecked: { ruleId: string; title: string; reason: string }[];
   hasNotChecked: boolean;
   passed: { ruleId: string; title: string }[];
@@ -176,6 +178,7 @@ export function htmlView(report: Report, options: HtmlOptions = {}): HtmlView {
     hasFindings: findings.length > 0,
     timeline: timelineView(report, { maxItems: options.maxTimelineItems, maxRows: options.maxTimelineRows }),
     digest: report.digest ? digestView(report.digest) : null,
+    updateRisks: updateRisksView(report.updateRisks ?? reportUpdateRisks(undefined)),
     notChecked: sortByRuleId(report.notChecked).map((n) => ({ ruleId: s(n.ruleId), title: s(n.title), reason: s(n.reason) })),
     hasNotChecked: report.notChecked.length > 0,
     passed: sortByRuleId(report.passed).map((p) => ({ ruleId: s(p.ruleId), title: s(p.title) })),

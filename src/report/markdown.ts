@@ -36,6 +36,7 @@ import {
 } from './common.js';
 import { fenced, known, mdParagraphs, mdText, mdUrl, table } from './md.js';
 import { digestMarkdown } from './digest.js';
+import { reportUpdateRisks, updateRisksMarkdown } from './update-risks.js';
 import { diagnosisMarkdown } from './diagnosis.js';
 
 export interface MarkdownOptions {
@@ -89,6 +90,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
     );
   }
   for (const f of findings) out.push(...finding(f, shown));
+  out.push(...updateRisksMarkdown(report.updateRisks ?? reportUpdateRisks(undefined)));
   if (report.digest) out.push(...digestMarkdown(report.digest));
 
   // Timeline.
