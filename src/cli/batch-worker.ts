@@ -9,11 +9,12 @@ import { reportOf, specRules, type BatchSpec, type Outcome, type PoolReply, type
 const port = parentPort;
 if (port === null) throw new Error('batch-worker.js runs only as a worker thread');
 const spec = workerData as BatchSpec;
-const rules = await specRules(spec);
+// Loaded once, before the first input; a failure to load them fails each input with its reason.
+const rules = specRules(spec);
 
 port.on('message', (request: PoolRequest<string>) => {
   const reply = (result: Outcome): void => port.postMessage({ index: request.index, result } satisfies PoolReply<Outcome>);
-  reportOf(request.task, spec.limits, rules).then(
+  rules.then((loaded) => reportOf(request.task, spec.limits, loaded)).then(
     (report) => reply({ report }),
     (err: unknown) => reply({ error: describeError(err) }),
   );
