@@ -73,12 +73,22 @@ function executable(bundlePath, outfile) {
     config,
     JSON.stringify({ main: bundlePath, output: blob, disableExperimentalSEAWarning: true, useCodeCache: true, assets: { 'mgsift.cjs': bundlePath } }),
   );
-  execFileSync(process.execPath, ['--experimental-sea-config', config], { stdio: ['ignore', 'ignore', 'inherit'] });
+  quiet(process.execPath, ['--experimental-sea-config', config]);
   copyFileSync(process.execPath, outfile);
   chmodSync(outfile, 0o755);
   const postject = join(REPO, 'node_modules/.bin/postject');
-  execFileSync(postject, [outfile, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', SEA_FUSE], { stdio: ['ignore', 'ignore', 'inherit'] });
+  quiet(postject, [outfile, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', SEA_FUSE]);
   rmSync(work, { recursive: true, force: true });
+}
+
+/** Runs a step; its chatter (postject's warnings about ELF note names) is shown only if it fails. */
+function quiet(command, args) {
+  try {
+    execFileSync(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (err) {
+    process.stderr.write(`${err.stdout ?? ''}${err.stderr ?? ''}`);
+    throw err;
+  }
 }
 
 function sha256(path) {
