@@ -173,7 +173,7 @@ export function jsonLine(row: IndexRow): string {
 export function renderIndexJson(index: BatchIndex): string {
   const out: JsonObject = {
     schemaVersion: index.schemaVersion,
-    tool: { ...index.tool },
+    tool: { name: index.tool.name, version: index.tool.version, build: index.tool.build, builtinRules: index.tool.builtinRules },
     generatedAt: index.generatedAt,
     failOn: index.failOn,
     summary: { ...index.summary },
