@@ -17,7 +17,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
-import { walkFiles } from '../dist/core/assets.js';
+import { BUNDLE_ASSET, walkFiles } from '../dist/core/assets.js';
 
 const REPO = fileURLToPath(new URL('../', import.meta.url));
 const RELEASE = join(REPO, 'release');
@@ -71,7 +71,7 @@ function executable(bundlePath, outfile) {
   const config = join(work, 'sea-config.json');
   writeFileSync(
     config,
-    JSON.stringify({ main: bundlePath, output: blob, disableExperimentalSEAWarning: true, useCodeCache: true, assets: { 'mgsift.cjs': bundlePath } }),
+    JSON.stringify({ main: bundlePath, output: blob, disableExperimentalSEAWarning: true, useCodeCache: true, assets: { [BUNDLE_ASSET]: bundlePath } }),
   );
   quiet(process.execPath, ['--experimental-sea-config', config]);
   copyFileSync(process.execPath, outfile);
@@ -102,7 +102,7 @@ Offline analyzer for OpenShift diagnostic archives, as one file. Nothing to inst
 
 | file | runs on |
 | --- | --- |
-| \`${names.executable}\` | Linux ${process.arch} with glibc (no Node needed) |
+| \`${names.executable}\` | Linux ${process.arch}, glibc 2.28 or later (RHEL 8, Debian 10, Ubuntu 20.04 on); no Node needed |
 | \`${names.bundle}\` | any OS with Node.js 20.19 or later: \`node ${names.bundle} …\` |
 
 Check the download, then run it:
