@@ -16,7 +16,12 @@ export const EXIT = { ok: 0, findings: 1, usage: 2 } as const;
 const program = new Command('mgsift')
   .description('Offline analyzer for OpenShift diagnostic archives: must-gather, inspect, CI gather-extra, CVO logs.')
   .addOption(new Option('--debug', 'show stack traces of internal errors'))
-  .version(toolLine(toolInfo()), '-V, --version', 'print the version, the built-in rules\' count and the build')
+  // Not commander's .version(string): the rules' count is read only when asked for.
+  .option('-V, --version', "print the version, the built-in rules' count and the build")
+  .on('option:version', () => {
+    process.stdout.write(`${toolLine(toolInfo())}\n`);
+    throw new CommanderError(EXIT.ok, 'commander.version', 'version printed');
+  })
   .showHelpAfterError()
   .exitOverride()
   .addHelpText(
