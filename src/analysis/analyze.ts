@@ -1,7 +1,7 @@
 import { Problems } from '../core/problems.js';
 import type { Limits } from '../core/limits.js';
 import { InputError, isSingleFile, openInput } from '../sources/open.js';
-import type { Source } from '../sources/types.js';
+import type { Source, SourceOptions } from '../sources/types.js';
 import { walk } from '../ingest/walk.js';
 import type { EntryConsumer, WalkSummary } from '../ingest/consumer.js';
 import type { WalkProgress } from '../ingest/walk.js';
@@ -43,13 +43,16 @@ export interface AnalyzeOptions {
   /** cincinnati-graph-data blocked edges to evaluate (`--update-risks`). */
   riskData?: RiskData | undefined;
   onProgress?: (progress: WalkProgress) => void;
+  /** Where the entries come from when not from the path (the built-in fixtures inside the single file). */
+  open?: ((options: SourceOptions) => Source) | undefined;
 }
 
 /** The whole pipeline for one input: source → layout → parsers → facts and rules, in one pass. */
 export async function analyzeInput(input: string, options: AnalyzeOptions): Promise<Analysis> {
   const started = Date.now();
   const problems = new Problems();
-  const source = await openInput(input, { limits: options.limits, problems });
+  const sourceOptions: SourceOptions = { limits: options.limits, problems };
+  const source = options.open ? options.open(sourceOptions) : await openInput(input, sourceOptions);
   const bareInput = isSingleFile(source);
   const facts = new FactsCollector(options.limits.maxLineBytes);
   const engine = options.rules ? new RuleEngine(options.rules, { maxLineBytes: options.limits.maxLineBytes, bareInput }) : undefined;

@@ -9,12 +9,12 @@ import { reportOf, specRiskData, specRules, type BatchSpec, type Outcome, type P
 const port = parentPort;
 if (port === null) throw new Error('batch-worker.js runs only as a worker thread');
 const spec = workerData as BatchSpec;
-const rules = await specRules(spec);
-const riskData = await specRiskData(spec);
+// Loaded once, before the first input; a failure to load them fails each input with its reason.
+const loaded = Promise.all([specRules(spec), specRiskData(spec)]);
 
 port.on('message', (request: PoolRequest<string>) => {
   const reply = (result: Outcome): void => port.postMessage({ index: request.index, result } satisfies PoolReply<Outcome>);
-  reportOf(request.task, spec.limits, rules, riskData).then(
+  loaded.then(([rules, riskData]) => reportOf(request.task, spec.limits, rules, riskData)).then(
     (report) => reply({ report }),
     (err: unknown) => reply({ error: describeError(err) }),
   );

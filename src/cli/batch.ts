@@ -16,6 +16,7 @@ import type { Limits } from '../core/limits.js';
 import { describeError } from '../core/problems.js';
 import type { RiskData } from '../risks/load.js';
 import { loadUpdateRisks } from './update-risks.js';
+import { selfWorker } from '../core/assets.js';
 
 /** What a worker needs to analyse as this thread would: the limits and the same rules. */
 export interface BatchSpec {
@@ -68,7 +69,8 @@ export function analyses(inputs: readonly string[], spec: BatchSpec, options: An
   if (options.jobs <= 1 || inputs.length <= 1) return inThread(inputs, spec, options);
   return workerPool<string, Outcome>(inputs, {
     jobs: options.jobs,
-    script: new URL('./batch-worker.js', import.meta.url),
+    // The single file starts a copy of itself; the dev build, its worker script.
+    ...(selfWorker() ?? { script: new URL('./batch-worker.js', import.meta.url) }),
     workerData: spec,
     onCrash: (reason) => ({ error: `analysis stopped: ${reason}` }),
   });
@@ -101,8 +103,9 @@ export interface PoolReply<R> {
 
 export interface PoolOptions<R> {
   jobs: number;
-  /** Worker script: answers each {@link PoolRequest} with one {@link PoolReply}. */
-  script: URL;
+  /** Worker script (or, with `eval`, its source): answers each {@link PoolRequest} with one {@link PoolReply}. */
+  script: URL | string;
+  eval?: boolean;
   workerData: unknown;
   /** The result of a task whose worker died (uncaught error, out of memory, exit). */
   onCrash: (reason: string) => R;
@@ -118,7 +121,7 @@ export async function* workerPool<T, R>(tasks: readonly T[], options: PoolOption
   const workers = new Set<Worker>();
   let next = 0;
   const start = (): void => {
-    const worker = new Worker(options.script, { workerData: options.workerData });
+    const worker = new Worker(options.script, { workerData: options.workerData, eval: options.eval === true });
     workers.add(worker);
     let current: number | undefined;
     let crash: unknown;

@@ -1,15 +1,23 @@
-import { readFileSync } from 'node:fs';
 import type { Analysis } from '../analysis/analyze.js';
 import type { Problems } from '../core/problems.js';
 import { iso } from '../analysis/inspect.js';
 import { SEVERITIES, severityRank, type Severity } from '../engine/findings.js';
-import { REPORT_SCHEMA_VERSION, type Report } from './model.js';
+import { REPORT_SCHEMA_VERSION, type Report, type Tool } from './model.js';
+import { builtinRuleFiles } from '../engine/load.js';
 import { collectTimeline, historyRows, REPORT_SCOPE } from './timeline-items.js';
 import { reportDigest } from './digest.js';
 import { reportUpdateRisks } from './update-risks.js';
+import { BUILD, packageText } from '../core/assets.js';
 
 /** mgsift's own version (package.json), written into every report. */
-export const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+export const VERSION = (JSON.parse(packageText('package.json')) as { version: string }).version;
+
+let tool: Tool | undefined;
+/** The version, the built-in rules' count and the build, as `--version` prints and every report says. */
+export function toolInfo(): Tool {
+  tool ??= { name: 'mgsift', version: VERSION, build: BUILD, builtinRules: builtinRuleFiles().length };
+  return tool;
+}
 
 /** The report of one analysis: what every renderer (JSON, HTML, Markdown, JUnit) draws from. */
 export function buildReport(analysis: Analysis, now: Date = new Date()): Report {
@@ -36,7 +44,7 @@ export function buildReport(analysis: Analysis, now: Date = new Date()): Report 
 
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
-    tool: { name: 'mgsift', version: VERSION },
+    tool: toolInfo(),
     generatedAt: now.toISOString(),
     input: { path: analysis.input, container: analysis.container, layout: analysis.summary.layout },
     cluster: {

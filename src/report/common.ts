@@ -9,7 +9,7 @@ import { SEVERITIES, severityRank } from '../engine/findings.js';
 import type { Finding, NotChecked, Passed, Severity } from '../engine/findings.js';
 import type { Problem } from '../core/problems.js';
 import type { Limits } from '../core/limits.js';
-import type { Report, TimelineItem } from './model.js';
+import type { Report, TimelineItem, Tool } from './model.js';
 
 /** Evidence items shown per finding in the HTML and Markdown reports; the rest are counted. */
 export const EVIDENCE_SHOWN = 10;
@@ -275,4 +275,9 @@ export function remediationBlocks(text: string): { kind: 'code' | 'text'; text: 
   }
   flush();
   return blocks;
+}
+
+/** `mgsift 0.1.0 (17 built-in rules, build 1a2b3c4 2026-11-24)`: what made a report, in its footer and `--version`. */
+export function toolLine(tool: Tool): string {
+  return `${tool.name} ${tool.version} (${tool.builtinRules} built-in rules, build ${tool.build})`;
 }

@@ -11,6 +11,7 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { packageFiles, packageText } from '../core/assets.js';
 import Handlebars from 'handlebars';
 import type { Evidence, Finding, Severity } from '../engine/findings.js';
 import type { Report } from './model.js';
@@ -32,6 +33,7 @@ import {
   sortFindings,
   sortProblems,
   splitMatch,
+  toolLine,
 } from './common.js';
 import { timelineView, type TimelineView } from './timeline-view.js';
 import { digestView, type DigestView } from './digest.js';
@@ -51,15 +53,13 @@ export interface HtmlOptions {
 
 /** The report as one self-contained HTML document. */
 export function renderHtml(report: Report, options: HtmlOptions = {}): string {
-  const template = loadTemplate(options.templatesDir ?? DEFAULT_TEMPLATES, 'report.html.hbs');
+  const template = loadTemplate(options.templatesDir, 'report.html.hbs');
   return template(htmlView(report, options));
 }
 
 /** The Content-Security-Policy the document declares (also asserted by the tests). */
 export const HTML_CSP =
   "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
-
-const DEFAULT_TEMPLATES = new URL('../../templates/', import.meta.url);
 
 // ---------------------------------------------------------------------------------------------
 // View model: everything the templates print, as sanitized plain strings.
@@ -106,7 +106,7 @@ interface FindingView {
 export interface HtmlView {
   csp: string;
   pageTitle: string;
-  tool: { name: string; version: string };
+  tool: { name: string; version: string; line: string };
   generatedAt: string;
   cluster: Pair[];
   input: Pair[];
@@ -158,7 +158,7 @@ export function htmlView(report: Report, options: HtmlOptions = {}): HtmlView {
   return {
     csp: HTML_CSP,
     pageTitle: s(`mgsift report — ${c.id ?? report.input.path}`),
-    tool: { name: s(report.tool.name), version: s(report.tool.version) },
+    tool: { name: s(report.tool.name), version: s(report.tool.version), line: s(toolLine(report.tool)) },
     generatedAt: displayTime(report.generatedAt),
     cluster,
     input: [
@@ -265,24 +265,35 @@ const templates = new Map<string, Template>();
 const instances = new Map<string, typeof Handlebars>();
 
 /** `file` in `dir` (with the partials of `dir/partials/`), compiled once per process. */
-export function loadTemplate(dir: URL | string, file: string): Template {
+/** A templates folder: the one shipped with mgsift (undefined), or another on disk. */
+function templateFiles(dir: URL | string | undefined): { base: string; text(name: string): string; partials(): string[] } {
+  if (dir === undefined) {
+    return {
+      base: '(shipped templates)',
+      text: (name) => packageText(`templates/${name}`),
+      partials: () => packageFiles('templates/partials').map((path) => path.slice('templates/partials/'.length)),
+    };
+  }
   const base = (typeof dir === 'string' ? dir : fileURLToPath(dir)).replace(/\/+$/, '');
-  const key = `${base}/${file}`;
+  return { base, text: (name) => readFileSync(`${base}/${name}`, 'utf8'), partials: () => readdirSync(`${base}/partials`) };
+}
+
+export function loadTemplate(dir: URL | string | undefined, file: string): Template {
+  const files = templateFiles(dir);
+  const key = `${files.base}/${file}`;
   const cached = templates.get(key);
   if (cached !== undefined) return cached;
   const compileOptions: CompileOptions = { strict: true, preventIndent: true, knownHelpersOnly: true };
-  let hb = instances.get(base);
+  let hb = instances.get(files.base);
   if (hb === undefined) {
     hb = Handlebars.create();
-    const partialsDir = `${base}/partials`;
-    for (const name of readdirSync(partialsDir).sort()) {
+    for (const name of files.partials().sort()) {
       if (!name.endsWith('.hbs')) continue;
-      const source = readFileSync(`${partialsDir}/${name}`, 'utf8');
-      hb.registerPartial(name.slice(0, -'.hbs'.length), hb.compile(source, compileOptions));
+      hb.registerPartial(name.slice(0, -'.hbs'.length), hb.compile(files.text(`partials/${name}`), compileOptions));
     }
-    instances.set(base, hb);
+    instances.set(files.base, hb);
   }
-  const page = hb.compile<object>(readFileSync(key, 'utf8'), compileOptions);
+  const page = hb.compile<object>(files.text(file), compileOptions);
   const template: Template = (view) => page(view, { allowProtoPropertiesByDefault: false, allowProtoMethodsByDefault: false });
   templates.set(key, template);
   return template;

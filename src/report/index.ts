@@ -11,8 +11,9 @@
  */
 import { severityRank, type Severity } from '../engine/findings.js';
 import type { Report } from './model.js';
-import { VERSION } from './build.js';
-import { compareStrings, displayTime, sanitizeText, SEVERITIES_DESC, sortFindings } from './common.js';
+import { toolInfo } from './build.js';
+import type { Tool } from './model.js';
+import { compareStrings, displayTime, sanitizeText, SEVERITIES_DESC, sortFindings, toolLine } from './common.js';
 import { HTML_CSP, loadTemplate } from './html.js';
 import { put, type JsonObject } from './json.js';
 import { known, mdCell, mdText, table } from './md.js';
@@ -64,7 +65,7 @@ export interface RuleColumn {
 
 export interface BatchIndex {
   schemaVersion: string;
-  tool: { name: 'mgsift'; version: string };
+  tool: Tool;
   generatedAt: string;
   failOn: Severity;
   summary: { archives: number; ok: number; partial: number; failed: number; failing: number };
@@ -120,7 +121,7 @@ export function buildIndex(rows: readonly IndexRow[], failOn: Severity, now: Dat
   const count = (status: ArchiveStatus): number => rows.filter((r) => r.status === status).length;
   return {
     schemaVersion: INDEX_SCHEMA_VERSION,
-    tool: { name: 'mgsift', version: VERSION },
+    tool: toolInfo(),
     generatedAt: now.toISOString(),
     failOn,
     summary: {
@@ -177,7 +178,7 @@ export function jsonLine(row: IndexRow): string {
 export function renderIndexJson(index: BatchIndex): string {
   const out: JsonObject = {
     schemaVersion: index.schemaVersion,
-    tool: { name: index.tool.name, version: index.tool.version },
+    tool: { name: index.tool.name, version: index.tool.version, build: index.tool.build, builtinRules: index.tool.builtinRules },
     generatedAt: index.generatedAt,
     failOn: index.failOn,
     summary: { ...index.summary },
@@ -220,7 +221,7 @@ function severityCells(index: BatchIndex, row: IndexRow): (Severity | undefined)
 export function renderIndexMarkdown(index: BatchIndex): string {
   const out: string[] = [];
   out.push(`# mgsift index — ${index.summary.archives} archives`, '');
-  out.push(`${mdText(summaryLine(index))}. Made ${mdText(displayTime(index.generatedAt))} by ${mdText(`${index.tool.name} ${index.tool.version}`)}.`, '');
+  out.push(`${mdText(summaryLine(index))}. Made ${mdText(displayTime(index.generatedAt))} by ${mdText(toolLine(index.tool))}.`, '');
   const head = ['#', 'Input', 'Status', 'Cluster ID', 'Version', 'Collected (UTC)', 'Root causes', ...SEVERITIES_DESC, ...index.rules.map((r) => mdCell(r.ruleId))];
   const rows = index.archives.map((row, i) => {
     const report = mainReport(row, '.md');
@@ -274,7 +275,7 @@ function letterOf(severity: Severity): string {
 }
 
 /** The index as one self-contained HTML page (`templates/index.html.hbs`), same CSP as the reports. */
-export function renderIndexHtml(index: BatchIndex, templatesDir: URL | string = new URL('../../templates/', import.meta.url)): string {
+export function renderIndexHtml(index: BatchIndex, templatesDir?: URL | string): string {
   const s = sanitizeText;
   const rows = index.archives.map((row, i): RowView => {
     const report = mainReport(row, '.html');
@@ -302,7 +303,7 @@ export function renderIndexHtml(index: BatchIndex, templatesDir: URL | string = 
   return loadTemplate(templatesDir, 'index.html.hbs')({
     csp: HTML_CSP,
     pageTitle: s(`mgsift index — ${index.summary.archives} archives`),
-    tool: { name: s(index.tool.name), version: s(index.tool.version) },
+    tool: { name: s(index.tool.name), version: s(index.tool.version), line: s(toolLine(index.tool)) },
     generatedAt: displayTime(index.generatedAt),
     summary: s(summaryLine(index)),
     failOn: index.failOn,

@@ -32,7 +32,7 @@ export function renderJson(report: Report): string {
 export function toJsonReport(report: Report): JsonObject {
   const out: JsonObject = {};
   out.schemaVersion = report.schemaVersion;
-  out.tool = { name: report.tool.name, version: report.tool.version };
+  out.tool = { name: report.tool.name, version: report.tool.version, build: report.tool.build, builtinRules: report.tool.builtinRules };
   out.generatedAt = report.generatedAt;
   out.input = { path: report.input.path, container: report.input.container, layout: report.input.layout };
   out.cluster = cluster(report.cluster);

@@ -110,6 +110,7 @@ export function renderJunit(report: Report, failOn: Severity): string {
   out.push('    <properties>');
   const props: [string, string | undefined][] = [
     ['mgsift.version', report.tool.version],
+    ['mgsift.build', report.tool.build],
     ['fail-on', failOn],
     ['input.path', report.input.path],
     ['input.container', report.input.container],

@@ -33,6 +33,7 @@ import {
   sortTimeline,
   splitMatch,
   verifiedLabel,
+  toolLine,
 } from './common.js';
 import { fenced, known, mdParagraphs, mdText, mdUrl, table } from './md.js';
 import { digestMarkdown } from './digest.js';
@@ -67,7 +68,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
         ['Input', report.input.path],
         ['Container / layout', `${report.input.container} / ${report.input.layout}`],
         ['Collected', report.collectedAt !== undefined && report.collectedAt !== '' ? displayTime(report.collectedAt) : 'unknown'],
-        ['Report made', `${displayTime(report.generatedAt)} by ${report.tool.name} ${report.tool.version}`],
+        ['Report made', `${displayTime(report.generatedAt)} by ${toolLine(report.tool)}`],
       ],
     ),
   );

@@ -145,9 +145,19 @@ export interface ReportUpdateRisks {
   cluster?: { to: string; name: string; cluster: RiskRow['verdict']; mgsift: RiskRow['verdict'] | 'not-in-data'; disagree: boolean; detail: string }[] | undefined;
 }
 
+/** What made a report: `mgsift --version` in fields. */
+export interface Tool {
+  name: 'mgsift';
+  version: string;
+  /** The commit and day of the single-file build, or `source`. */
+  build: string;
+  /** Rules in the built-in pack. */
+  builtinRules: number;
+}
+
 export interface Report {
   schemaVersion: string;
-  tool: { name: 'mgsift'; version: string };
+  tool: Tool;
   /** When the report was made (the only field that differs between two runs on one input). */
   generatedAt: string;
   input: { path: string; container: string; layout: string };

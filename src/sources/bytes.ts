@@ -49,3 +49,8 @@ export async function readAll(body: AsyncIterable<Buffer>, max: number): Promise
 /** The body of an entry that has none (directory, link, device). */
 // eslint-disable-next-line require-yield
 export async function* emptyBody(): AsyncGenerator<Buffer> {}
+
+/** A body of bytes already in memory. */
+export async function* bufferBody(bytes: Buffer): AsyncGenerator<Buffer> {
+  yield bytes;
+}

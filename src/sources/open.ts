@@ -3,11 +3,12 @@ import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
 import { describeError } from '../core/problems.js';
 import { MAGIC_PEEK_BYTES, detectMagic, type Magic } from './magic.js';
-import { peek, readAll, emptyBody } from './bytes.js';
+import { peek, readAll, emptyBody, bufferBody } from './bytes.js';
 import { decompress, type Compression } from './decompress.js';
 import { tarEntries } from './tar.js';
 import { zipEntries } from './zip.js';
 import { directoryEntries } from './directory.js';
+import { memoryEntries, type MemoryFile } from './memory.js';
 import type { ContainerKind, Entry, InputPosition, Source, SourceOptions } from './types.js';
 
 const READ_CHUNK = 256 * 1024;
@@ -84,6 +85,17 @@ export async function openInput(input: string, options: SourceOptions): Promise<
         position,
       );
   }
+}
+
+/**
+ * A tree held in memory, read as a directory would be; or one plain (uncompressed) file given
+ * alone. `input` names it in the report.
+ */
+export function openMemory(input: string, tree: { files: readonly MemoryFile[] } | { file: MemoryFile }, options: SourceOptions): Source {
+  if ('files' in tree) return guarded(input, 'directory', () => memoryEntries(tree.files), options);
+  const bytes = tree.file.bytes();
+  const entry: Entry = { path: basename(input), type: 'file', size: bytes.length, body: () => bufferBody(bytes) };
+  return guarded(input, 'file', () => one(entry), options, false);
 }
 
 /** The first bytes of a file: what `detectMagic` needs. */
