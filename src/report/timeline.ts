@@ -467,10 +467,7 @@ export function focusWindow(report: Report, maxShare = 0.15): { start: number; e
  */
 export function keepByLanePriority<T>(list: readonly T[], laneOf: (t: T) => string, max: number): T[] {
   if (list.length <= max) return [...list];
-  const rank = (lane: string): number => {
-    const i = DRAW_PRIORITY.indexOf(lane);
-    return i === -1 ? DRAW_PRIORITY.length : i;
-  };
+  const rank = lanePriority;
   const kept = new Set(
     list
       .map((t, index) => ({ t, index }))
@@ -479,6 +476,12 @@ export function keepByLanePriority<T>(list: readonly T[], laneOf: (t: T) => stri
       .map((x) => x.index),
   );
   return list.filter((_, index) => kept.has(index));
+}
+
+/** A lane's place when items must be left out: findings, CVO, nodes, operators, events, then the others. */
+export function lanePriority(lane: string): number {
+  const i = DRAW_PRIORITY.indexOf(lane);
+  return i === -1 ? DRAW_PRIORITY.length : i;
 }
 
 function describe(history: HistoryRow[], items: number, collected: number | undefined): string {
