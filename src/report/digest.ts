@@ -7,7 +7,7 @@
 import type { Digest, DigestTemplate } from '../digest/collector.js';
 import { iso } from '../analysis/inspect.js';
 import type { DigestComponentRow, DigestRow, ReportDigest } from './model.js';
-import { compareStrings, displayTime, sanitizeText, shortPath } from './common.js';
+import { compareStrings, displayTime, inlineParts, sanitizeText, shortPath, type InlinePart } from './common.js';
 import type { JsonObject } from './json.js';
 import { fenced, mdText, table, tableRow } from './md.js';
 import type { MdPart } from './md-budget.js';
@@ -150,7 +150,7 @@ interface ComponentView {
 }
 
 export interface DigestView {
-  summary: string;
+  summary: InlinePart[];
   components: ComponentView[];
   more: string | null;
 }
@@ -168,7 +168,13 @@ export function digestView(digest: ReportDigest): DigestView {
       more: moreTemplates(c, Math.min(c.templates.length, HTML_TEMPLATES)),
     }),
   );
-  return { summary: summary(digest), components, more: moreComponents(all.length, components.length) };
+  return { summary: inlineParts(summary(digest)), components, more: moreComponents(all.length, components.length) };
+}
+
+/** Beside the folded section's heading: how much there is. */
+export function digestNote(digest: ReportDigest): string {
+  const folded = digest.components.reduce((n, c) => n + c.count, 0);
+  return `${folded} ${plural(folded, 'line')}, ${digest.templates} ${plural(digest.templates, 'template')}, ${digest.components.length} ${plural(digest.components.length, 'component')}`;
 }
 
 /** Markdown tables stay narrow: the file with most lines, and how many others. */

@@ -19,20 +19,26 @@ import {
   displayTime,
   EVIDENCE_SHOWN,
   evidenceNotShown,
+  extraCaptures,
+  findingGlance,
   formatByteCount,
+  formatBytes,
+  inlineParts,
+  type InlinePart,
   formatUtc,
   httpUrl,
   laneTitle,
   limitRows,
   remediationBlocks,
   sanitizeText,
+  shortPath,
   sortByRuleId,
   sortFindings,
   sortProblems,
   splitMatch,
 } from './common.js';
 import { timelineView, type TimelineView } from './timeline-view.js';
-import { digestView, type DigestView } from './digest.js';
+import { digestNote, digestView, type DigestView } from './digest.js';
 
 export interface HtmlOptions {
   /** Folder holding `report.html.hbs` and `partials/`; defaults to the package's `templates/`. */
@@ -66,7 +72,9 @@ interface Pair {
 }
 
 interface EvidenceView {
+  /** Below the gather root; `fullPath` is the whole path in the archive (null when the same). */
   file: string;
+  fullPath: string | null;
   line: string | null;
   time: string | null;
   signal: string;
@@ -81,18 +89,34 @@ interface EvidenceView {
 interface FindingView {
   anchor: string;
   severity: Severity;
+  /** Shown unfolded when the page opens (info findings are folded). */
+  open: boolean;
   ruleId: string;
   title: string;
   component: string;
   tags: string[];
-  message: string;
+  /** Text and inline code. */
+  message: InlinePart[];
+  /** The first few evidence items, shown; the others fold under `evidenceRestSummary`. */
   evidence: EvidenceView[];
+  evidenceRest: EvidenceView[];
+  evidenceRestStart: number;
+  evidenceRestSummary: string;
   hasEvidence: boolean;
   more: string | null;
-  remediation: { code: boolean; text: string }[];
+  remediation: { code: boolean; text: string; parts: InlinePart[] }[];
   hasRemediation: boolean;
   references: { text: string; href: string | null }[];
   hasReferences: boolean;
+}
+
+/** One row of the findings table under the header. */
+export interface FindingRowView {
+  anchor: string;
+  severity: Severity;
+  title: string;
+  object: string;
+  since: string;
 }
 
 export interface HtmlView {
@@ -109,9 +133,12 @@ export interface HtmlView {
   banners: string[];
   hasBanners: boolean;
   findings: FindingView[];
+  findingRows: FindingRowView[];
   hasFindings: boolean;
   timeline: TimelineView;
   digest: DigestView | null;
+  /** One line beside a folded section's heading. */
+  notes: { digest: string; notChecked: string; problems: string; limits: string };
   notChecked: { ruleId: string; title: string; reason: string }[];
   hasNotChecked: boolean;
   passed: { ruleId: string; title: string }[];
@@ -140,7 +167,9 @@ export function htmlView(report: Report, options: HtmlOptions = {}): HtmlView {
     { label: 'Channel', value: c.channel },
   ].map((p) => ({ label: p.label, value: p.value === undefined || p.value === '' ? 'unknown' : s(p.value) }));
 
-  const findings = sortFindings(report.findings).map((f, i) => findingView(f, i, shown));
+  const sorted = sortFindings(report.findings);
+  const findings = sorted.map((f, i) => findingView(f, i, shown));
+  const findingRows = sorted.map((f, i): FindingRowView => ({ anchor: `finding-${i + 1}`, severity: f.severity, title: s(f.title), ...findingGlance(f) }));
   const counts = countsDesc(report);
   const collected = report.collectedAt !== undefined && report.collectedAt !== '';
   return {
@@ -161,9 +190,16 @@ export function htmlView(report: Report, options: HtmlOptions = {}): HtmlView {
     banners: report.banners.map(s),
     hasBanners: report.banners.length > 0,
     findings,
+    findingRows,
     hasFindings: findings.length > 0,
     timeline: timelineView(report, { maxItems: options.maxTimelineItems, maxRows: options.maxTimelineRows }),
     digest: report.digest ? digestView(report.digest) : null,
+    notes: {
+      digest: report.digest ? digestNote(report.digest) : '',
+      notChecked: report.notChecked.length === 0 ? 'none' : `${report.notChecked.length} rule${report.notChecked.length === 1 ? '' : 's'}`,
+      problems: report.problems.length === 0 ? 'nothing' : `${report.problems.length} part${report.problems.length === 1 ? '' : 's'} of the input`,
+      limits: `${report.stats.entries} entries, ${formatBytes(report.stats.bytesRead)} read in ${Math.round(report.stats.durationMs)} ms`,
+    },
     notChecked: sortByRuleId(report.notChecked).map((n) => ({ ruleId: s(n.ruleId), title: s(n.title), reason: s(n.reason) })),
     hasNotChecked: report.notChecked.length > 0,
     passed: sortByRuleId(report.passed).map((p) => ({ ruleId: s(p.ruleId), title: s(p.title) })),
@@ -185,6 +221,9 @@ export function htmlView(report: Report, options: HtmlOptions = {}): HtmlView {
 }
 
 
+/** Evidence items shown before the rest fold away. */
+const EVIDENCE_UNFOLDED = 3;
+
 function findingView(f: Finding, index: number, shown: number): FindingView {
   const evidence = f.evidence.slice(0, shown).map(evidenceView);
   const notShown = evidenceNotShown(f, evidence.length);
@@ -195,17 +234,22 @@ function findingView(f: Finding, index: number, shown: number): FindingView {
     if (dropped > 0) more += ` (${dropped} not kept by the per-signal cap; see the JSON report for the ${f.evidence.length} kept)`;
     else more += ' (see the JSON report)';
   }
-  const remediation = remediationBlocks(f.remediation).map((b) => ({ code: b.kind === 'code', text: s(b.text) }));
+  const rest = evidence.slice(EVIDENCE_UNFOLDED);
+  const remediation = remediationBlocks(f.remediation).map((b) => ({ code: b.kind === 'code', text: s(b.text), parts: inlineParts(s(b.text)) }));
   const references = f.references.map((ref) => ({ text: s(ref), href: httpUrl(ref) ?? null }));
   return {
     anchor: `finding-${index + 1}`,
     severity: f.severity,
+    open: f.severity !== 'info',
     ruleId: s(f.ruleId),
     title: s(f.title),
     component: s(f.component),
     tags: f.tags.map(s),
-    message: s(f.message),
-    evidence,
+    message: inlineParts(s(f.message)),
+    evidence: evidence.slice(0, EVIDENCE_UNFOLDED),
+    evidenceRest: rest,
+    evidenceRestStart: EVIDENCE_UNFOLDED + 1,
+    evidenceRestSummary: `${rest.length} more evidence item${rest.length === 1 ? '' : 's'}`,
     hasEvidence: evidence.length > 0,
     more,
     remediation,
@@ -222,9 +266,11 @@ function evidenceView(e: Evidence): EvidenceView {
     e.object !== undefined
       ? s(`${e.object.kind} ${e.object.namespace !== undefined && e.object.namespace !== '' ? `${e.object.namespace}/` : ''}${e.object.name}`)
       : null;
-  const captures = e.captures !== undefined ? Object.keys(e.captures).sort().map((name) => ({ label: s(name), value: s(e.captures?.[name] ?? '') })) : [];
+  const captures = extraCaptures(e).map(([name, value]) => ({ label: s(name), value: s(value) }));
+  const short = e.file === '' ? '(derived fact)' : s(shortPath(e.file));
   return {
-    file: e.file === '' ? '(derived fact)' : s(e.file),
+    file: short,
+    fullPath: e.file !== '' && shortPath(e.file) !== e.file ? s(e.file) : null,
     line: e.line !== undefined ? String(e.line) : null,
     time: e.time !== undefined && Number.isFinite(e.time) ? formatUtc(e.time) : null,
     signal: s(e.signal),
