@@ -74,7 +74,7 @@ describe('digest in the JSON report', () => {
 
 describe('digest in the HTML report', () => {
   const html = renderHtml(report());
-  const section = /<section id="digest">[\s\S]*?<\/section>/.exec(html)?.[0] ?? '';
+  const section = /<section id="digest" class="report-section">[\s\S]*?<\/section>/.exec(html)?.[0] ?? '';
 
   it('has a section per component with template, count, times, files, id and a real example', () => {
     expect(html).toContain('<a href="#digest">Unrecognised errors</a>');

@@ -81,13 +81,13 @@ describe('renderHtml', () => {
     expect(seed.indexOf('cvo-final-sync-lost')).toBeLessThan(seed.indexOf('cvo-pod-churn'));
     expect(seed).toContain('E0119 22:24:15.924216       1 cvo.go:344] <mark>unable to perform final sync: context canceled</mark></code>');
     expect(seed).toContain('<mark>&lt;script&gt;alert(1)&lt;/script&gt;</mark>');
-    expect(seed).toContain('previous.log</span><span class="line-no">:10234</span>');
+    expect(seed).toContain('previous.log</code><span class="line-no">:10234</span>');
     expect(seed).toContain('<time>2021-01-19 22:24:15.924Z</time>');
     // 13 kept + 2 dropped, 10 shown: 5 more.
     const churn = seed.slice(seed.indexOf('cvo-pod-churn'));
     expect([...churn.slice(0, churn.indexOf('</article>')).matchAll(/<li>/g)]).toHaveLength(10);
     expect(seed).toContain('5 more evidence items (2 not kept by the per-signal cap');
-    expect(seed).toContain('<pre><code>oc adm release info --pullspecs quay.io/openshift-release-dev/ocp-release@sha256:');
+    expect(seed).toContain('<pre class="command"><code>oc adm release info --pullspecs quay.io/openshift-release-dev/ocp-release@sha256:');
     expect(seed).toContain('<a href="https://bugzilla.redhat.com/show_bug.cgi?id&#x3D;1916384" rel="noreferrer">');
     // Messages keep their line breaks (pre-wrap).
     expect(seed).toContain('exited before it synced ClusterVersion status.\nThis is BZ 1916384');
@@ -145,7 +145,7 @@ describe('renderHtml', () => {
     expect(seed).toContain('id="not-checked"');
     expect(seed).toContain('boot-image-ignition-stub');
     expect(seed).toContain('No InstallPlan objects in the archive | &lt;img');
-    expect(seed).toMatch(/<details>\s*<summary>2 rules evaluated without finding anything<\/summary>/);
+    expect(seed).toMatch(/<details class="section">\s*<summary><h2>Rules that passed<\/h2> <span class="section-note">2 rules evaluated without finding anything<\/span><\/summary>/);
     expect(seed).toContain('line 88123 cut at 65536 bytes');
     expect(seed).toContain('(the input as a whole)');
     expect(seed).toContain('Longest log line kept whole');
