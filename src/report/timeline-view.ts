@@ -4,7 +4,7 @@
  * per source, the update history table and the items table, capped so the page stays light.
  */
 import type { Severity } from '../engine/findings.js';
-import type { Report } from './model.js';
+import type { Report, TimelineItem } from './model.js';
 import { displayTime, formatUtc, laneTitle, sanitizeText, sortTimeline, verifiedLabel } from './common.js';
 import { buildTimeline, focusWindow, keepByLanePriority, type TimelineSvg } from './timeline.js';
 import { moreRowsNote, omissionNote } from './timeline-table.js';
@@ -30,6 +30,8 @@ interface HistoryView {
 }
 
 interface TimelineItemView {
+  /** Row id the figure's shapes link to. */
+  id: string;
   lane: string;
   start: string;
   relative: string;
@@ -64,21 +66,26 @@ const s = sanitizeText;
 export function timelineView(report: Report, options: TimelineViewOptions = {}): TimelineView {
   const maxItems = options.maxItems ?? 400;
   const maxRows = options.maxRows ?? 400;
-  const svg = buildTimeline(report, { maxItems, id: 'tl', caption: 'Everything with a time, up to the collection time.' }) ?? null;
+  const all = sortTimeline(report.facts.timeline);
+  const tableItems = keepByLanePriority(all, (t) => t.lane, maxRows);
+  const rowIds = new Map(tableItems.map((t, i) => [t, `tl-row-${i + 1}`]));
+  const rowId = (item: TimelineItem): string | undefined => rowIds.get(item);
+  const svg = buildTimeline(report, { maxItems, rowId, id: 'tl', caption: 'Everything with a time, up to the collection time.' }) ?? null;
   const focus = focusWindow(report);
   const detail =
     svg !== null && focus !== undefined
       ? (buildTimeline(report, {
           maxItems,
+          rowId,
           window: focus,
           id: 'tl-detail',
           title: 'Newest update in detail',
           caption: `Zoom on the newest update: ${formatUtc(focus.start)} to ${formatUtc(focus.end)}.`,
         }) ?? null)
       : null;
-  const all = sortTimeline(report.facts.timeline);
-  const items = keepByLanePriority(all, (t) => t.lane, maxRows).map(
+  const items = tableItems.map(
     (t): TimelineItemView => ({
+      id: rowIds.get(t) ?? '',
       lane: laneTitle(t.lane),
       start: displayTime(t.start),
       relative: s(t.relative ?? ''),
