@@ -69,6 +69,18 @@ export function allOf(names: readonly string[]): ConditionNode {
   return { op: 'and', args: names.map((name) => ({ op: 'signal', name })) };
 }
 
+/** A condition as a rule writes it (`not still_pending`, `a and (b or c)`). */
+export function conditionText(node: ConditionNode): string {
+  switch (node.op) {
+    case 'signal':
+      return node.name;
+    case 'not':
+      return `not ${node.arg.op === 'signal' || node.arg.op === 'not' ? conditionText(node.arg) : `(${conditionText(node.arg)})`}`;
+    default:
+      return node.args.map((arg) => (arg.op === 'and' || arg.op === 'or' ? `(${conditionText(arg)})` : conditionText(arg))).join(` ${node.op} `);
+  }
+}
+
 export function signalNames(node: ConditionNode): string[] {
   switch (node.op) {
     case 'signal':
