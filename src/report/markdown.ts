@@ -219,7 +219,7 @@ function findingsTable(findings: readonly Finding[]): MdPart[] {
 function findingSlug(f: Finding, index: number): string {
   const slug = `${f.severity} ${f.title}`
     .toLowerCase()
-    .replace(/[^\p{L}\p{N}\s-]/gu, '')
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
     .trim()
     .replace(/\s/g, '-');
   return slug === '' ? `finding-${index + 1}` : slug;

@@ -5,7 +5,7 @@
  */
 import type { Severity } from '../engine/findings.js';
 import type { Report, TimelineItem } from './model.js';
-import { displayTime, formatUtc, laneTitle, sanitizeText, sortTimeline, verifiedLabel } from './common.js';
+import { displayTime, formatUtc, inlineParts, laneTitle, sanitizeText, sortTimeline, verifiedLabel, type InlinePart } from './common.js';
 import { buildTimeline, focusWindow, keepByLanePriority, type TimelineSvg } from './timeline.js';
 import { moreRowsNote, omissionNote } from './timeline-table.js';
 
@@ -54,8 +54,8 @@ export interface TimelineView {
   hasItems: boolean;
   itemsOpen: boolean;
   itemsSummary: string;
-  /** Rows past the table's cap, and where to see them. */
-  more: string | null;
+  /** Rows past the table's cap, and where to see them (text and inline code). */
+  more: InlinePart[] | null;
   /** What the report's timeline leaves out, one line per reason. */
   omitted: string[];
   hasOmitted: boolean;
@@ -126,7 +126,7 @@ export function timelineView(report: Report, options: TimelineViewOptions = {}):
     hasItems: items.length > 0,
     itemsOpen: items.length <= 40,
     itemsSummary: `Timeline items (${all.length})`,
-    more: notShown > 0 ? s(moreRowsNote(notShown)) : null,
+    more: notShown > 0 ? inlineParts(s(moreRowsNote(notShown))) : null,
     omitted,
     hasOmitted: omitted.length > 0,
   };

@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
 /**
  * Opens the seed-000 HTML report in a real Chromium (headless, via playwright-core) and checks
  * what a static check cannot: it renders, makes no request, logs no error (a CSP violation
