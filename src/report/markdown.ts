@@ -1,11 +1,12 @@
 /**
- * Markdown report (GitHub-flavoured), to paste into a ticket: the same content as the HTML
- * report, the timeline as tables, evidence in fenced code blocks.
+ * Markdown report (GitHub-flavoured), to paste into a case comment or an issue: sized to fit one
+ * (a shared budget, {@link MD_DEFAULT_LIMIT} characters by default), summary first, the timeline
+ * as tables, evidence in fenced code blocks.
  *
  * Safety: no raw HTML ever. Archive text in prose and table cells goes through
  * {@link mdText} / {@link mdCell}: `&`, `<`, `>` become entities (so no tag, autolink or
  * entity can form), Markdown punctuation is backslash-escaped, `|` is escaped in cells and line
- * breaks are flattened there. Evidence sits in fenced blocks whose fence is longer than any
+ * breaks are flattened there; code spans in prose show their text literally. Evidence sits in fenced blocks whose fence is longer than any
  * run of backticks in the text, so it cannot close its block. Links are made only from
  * `http:`/`https:` URLs.
  */
@@ -24,7 +25,6 @@ import {
   formatByteCount,
   formatUtc,
   httpUrl,
-  laneTitle,
   limitRows,
   remediationBlocks,
   sanitizeText,
@@ -147,13 +147,19 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
   if (items.length > 0) {
     add(0, [`### Timeline items (${items.length})`, '', mdText(anchorNote(report.collectedAt)), '']);
     const capped = keepByLanePriority(items, (t) => t.lane, maxRows);
-    // Taken lane by lane (findings, CVO, nodes, operators, events), printed by time.
-    const rank = (t: TimelineItem, i: number): number => lanePriority(t.lane) * capped.length + i;
+    // Taken a row of each lane at a time (findings, CVO, nodes, operators, events), so the
+    // extract shows every source; printed by time.
+    const seen = new Map<string, number>();
+    const rank = (t: TimelineItem): number => {
+      const nth = seen.get(t.lane) ?? 0;
+      seen.set(t.lane, nth + 1);
+      return nth * 1000 + lanePriority(t.lane);
+    };
     add(3, [table(TIMELINE_HEAD, []).trimEnd()], { group: 'timeline-items', rank: -1, unit: 'timeline row' });
-    capped.forEach((t, i) => add(3, [tableRow(timelineCells(t))], { group: 'timeline-items', rank: rank(t, i), unit: 'timeline row' }));
+    for (const t of capped) add(3, [tableRow(timelineCells(t))], { group: 'timeline-items', rank: rank(t), unit: 'timeline row' });
     add(0, ['']);
     const capNotShown = items.length - capped.length;
-    notes['timeline-items'] = (n) => (n + capNotShown > 0 ? `*${mdText(moreRowsNote(n + capNotShown))}*` : '');
+    notes['timeline-items'] = (n) => (n + capNotShown > 0 ? `*${mdText(moreRowsNote(n + capNotShown, '(a few rows of each lane are kept, findings, CVO and nodes first)'))}*` : '');
   }
   for (const o of report.facts.timelineOmitted) add(0, [`- ${mdText(omissionNote(o))}`]);
   if (report.facts.timelineOmitted.length > 0) add(0, ['- `mgsift timeline <input>` lists everything left out here.', '']);

@@ -104,7 +104,7 @@ export function timelineView(report: Report, options: TimelineViewOptions = {}):
     hasFigure: svg !== null,
     notDrawn:
       svg !== null && svg.notDrawn > 0
-        ? `${svg.notDrawn} timeline item${svg.notDrawn === 1 ? ' is' : 's are'} not drawn (no usable time, or past the figure's cap of ${maxItems}).`
+        ? `${svg.notDrawn} timeline item${svg.notDrawn === 1 ? ' is' : 's are'} not drawn (no usable time, no free row in their lane, or past the figure's cap of ${maxItems}); the items table lists them.`
         : null,
     emptyHistory: report.facts.history.length === 0,
     history: report.facts.history.map(

@@ -409,7 +409,9 @@ export function buildTimeline(report: Report, options: TimelineOptions = {}): Ti
       if (first === undefined) return;
       const one = c.members.length === 1;
       const room = Math.floor((next - c.cx - 16) / CHAR_W);
-      const label = one && room >= 8 ? truncateMiddle(first.d.item.label, Math.min(room, LABEL_CHARS)) : `${c.members.length} more`;
+      const own = one && room >= 8 && labelsLeft > 0;
+      if (own) labelsLeft--;
+      const label = own ? truncateMiddle(first.d.item.label, Math.min(room, LABEL_CHARS)) : `${c.members.length} more`;
       const severity = worstSeverity(c.members.map((m) => m.d.item.severity));
       const cls = ['moment', `lane-${cssName(lane)}`, one ? '' : 'cluster', sevClass(severity)].filter((k) => k !== '').join(' ');
       const title = one ? itemTitle(first.d.item) : clusterTitle(c.members.map((m) => m.d.item));

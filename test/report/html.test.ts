@@ -131,11 +131,18 @@ describe('renderHtml', () => {
     const svg = svgOf(many);
     expect([...svg.matchAll(/<rect class="bar hist/g)]).toHaveLength(20);
     expect(svg).toContain('rollback (y-stream)');
-    const labels = [...svg.matchAll(/<text class="(?:span|moment)-label/g)].length;
+    // Item labels are capped; the labels of clusters ("12 more") come on top, one per cluster.
+    const clusterLabels = [...svg.matchAll(/<text class="moment-label[^>]*><tspan class="">\d+ more<\/tspan>/g)].length;
+    const labels = [...svg.matchAll(/<text class="(?:span|moment)-label/g)].length - clusterLabels;
     expect(labels).toBeGreaterThan(20);
     expect(labels).toBeLessThanOrEqual(120);
-    // Every timeline item is drawn and has a tooltip.
-    expect([...svg.matchAll(/<polygon class="moment/g)].length + [...svg.matchAll(/<rect class="bar span/g)].length).toBe(200);
+    // Every timeline item is drawn with a tooltip, alone or in a labelled cluster of moments, or
+    // counted as not drawn (a span with no free row).
+    const shapes = [...svg.matchAll(/<polygon class="moment/g)].length + [...svg.matchAll(/<rect class="bar span/g)].length;
+    const clustered = [...svg.matchAll(/<polygon class="moment[^"]* cluster[^"]*" points="[^"]*"><title>(\d+) moments:/g)].reduce((n, m) => n + Number(m[1]) - 1, 0);
+    const notDrawn = Number(/(\d+) timeline items? (?:is|are) not drawn/.exec(many)?.[1] ?? 0);
+    expect(shapes + clustered + notDrawn).toBe(200);
+    expect(clustered).toBeGreaterThan(0);
     expect(many).toContain('Timeline items (200)');
     const height = Number(/viewBox="0 0 1100 ([0-9.]+)"/.exec(svg)?.[1]);
     expect(height).toBeLessThan(2000);
