@@ -16,6 +16,7 @@ import { keepByLanePriority, lanePriority } from './timeline.js';
 import { countList, layoutParts, type GroupNote, type MdPart } from './md-budget.js';
 import { anchorNote, moreRowsNote, omissionNote, TIMELINE_HEAD, timelineCells, type TimelineDoc } from './timeline-table.js';
 import {
+  COMPRESSED_LINES_NOTE,
   countsDesc,
   displayTime,
   EVIDENCE_SHOWN,
@@ -25,6 +26,7 @@ import {
   formatByteCount,
   formatUtc,
   httpUrl,
+  namesCompressedFile,
   limitRows,
   remediationBlocks,
   sanitizeText,
@@ -103,6 +105,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
 
   // Findings: a table of them all, then each with its key evidence first.
   add(0, ['## Findings', '']);
+  if (namesCompressedFile(report)) add(0, [`*${COMPRESSED_LINES_NOTE}*`, '']);
   const findings = sortFindings(report.findings);
   if (findings.length === 0) {
     add(0, [
