@@ -49,8 +49,10 @@ export function analyzeCommand(): Command {
       .option('-q, --quiet', 'print nothing but errors')
       .option('--md-limit <chars>', `Markdown report: characters at most, sections sharing them in priority order (default: ${MD_DEFAULT_LIMIT})`)
       .option('--md-full', 'Markdown report: everything, with no size limit'),
-  ).action(async (inputs: string[], flags: AnalyzeFlags) => {
+  ).action(async (inputs: string[], flags: AnalyzeFlags, command: Command) => {
     const { formats, jsonl } = parseFormats(flags.format);
+    // The diagnosis alone is for a terminal: stdout unless -o says otherwise.
+    if (formats.length === 1 && formats[0] === 'text' && !jsonl && command.getOptionValueSource('output') === 'default') flags.output = '-';
     const jobs = Number(flags.jobs);
     if (!Number.isInteger(jobs) || jobs < 1) throw new UsageError(`--jobs needs a whole number of at least 1, not '${flags.jobs}'`);
     const outputs = formats.length + (jsonl ? 1 : 0);
@@ -170,7 +172,7 @@ function markdownOptions(flags: AnalyzeFlags): MarkdownOptions {
 }
 
 function extensionOf(format: Format): string {
-  return format === 'junit' ? 'junit.xml' : format;
+  return format === 'junit' ? 'junit.xml' : format === 'text' ? 'txt' : format;
 }
 
 /** A file-name stem from an input path: `case/must-gather.tar.gz` → `must-gather`. */

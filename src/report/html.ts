@@ -41,6 +41,7 @@ import {
 } from './common.js';
 import { timelineView, type TimelineView } from './timeline-view.js';
 import { digestNote, digestView, type DigestView } from './digest.js';
+import { diagnosisView, findingAnchor, type DiagnosisView } from './diagnosis.js';
 
 export interface HtmlOptions {
   /** Folder holding `report.html.hbs` and `partials/`; defaults to the package's `templates/`. */
@@ -110,6 +111,10 @@ interface FindingView {
   hasRemediation: boolean;
   references: { text: string; href: string | null }[];
   hasReferences: boolean;
+  /** Links to the findings this one explains and to those that explain it. */
+  explainedBy: { href: string; ruleId: string }[];
+  explains: { href: string; ruleId: string }[];
+  hasLinks: boolean;
 }
 
 /** One row of the findings table under the header. */
@@ -136,6 +141,7 @@ export interface HtmlView {
   compressedNote: string | null;
   banners: string[];
   hasBanners: boolean;
+  diagnosis: DiagnosisView;
   findings: FindingView[];
   findingRows: FindingRowView[];
   hasFindings: boolean;
@@ -172,8 +178,8 @@ export function htmlView(report: Report, options: HtmlOptions = {}): HtmlView {
   ].map((p) => ({ label: p.label, value: p.value === undefined || p.value === '' ? 'unknown' : s(p.value) }));
 
   const sorted = sortFindings(report.findings);
-  const findings = sorted.map((f, i) => findingView(f, i, shown));
-  const findingRows = sorted.map((f, i): FindingRowView => ({ anchor: `finding-${i + 1}`, severity: f.severity, title: s(f.title), ...findingGlance(f) }));
+  const findings = sorted.map((f) => findingView(f, shown));
+  const findingRows = sorted.map((f): FindingRowView => ({ anchor: findingAnchor(f.ruleId), severity: f.severity, title: s(f.title), ...findingGlance(f) }));
   const counts = countsDesc(report);
   const collected = report.collectedAt !== undefined && report.collectedAt !== '';
   return {
@@ -194,6 +200,7 @@ export function htmlView(report: Report, options: HtmlOptions = {}): HtmlView {
     compressedNote: namesCompressedFile(report) ? COMPRESSED_LINES_NOTE : null,
     banners: report.banners.map(s),
     hasBanners: report.banners.length > 0,
+    diagnosis: diagnosisView(report),
     findings,
     findingRows,
     hasFindings: findings.length > 0,
@@ -229,7 +236,7 @@ export function htmlView(report: Report, options: HtmlOptions = {}): HtmlView {
 /** Evidence items shown before the rest fold away. */
 const EVIDENCE_UNFOLDED = 3;
 
-function findingView(f: Finding, index: number, shown: number): FindingView {
+function findingView(f: Finding, shown: number): FindingView {
   const evidence = f.evidence.slice(0, shown).map(evidenceView);
   const notShown = evidenceNotShown(f, evidence.length);
   const dropped = Math.max(f.evidenceDropped, 0);
@@ -243,7 +250,10 @@ function findingView(f: Finding, index: number, shown: number): FindingView {
   const remediation = remediationBlocks(f.remediation).map((b) => ({ code: b.kind === 'code', text: s(b.text), parts: inlineParts(s(b.text)) }));
   const references = f.references.map((ref) => ({ text: s(ref), href: httpUrl(ref) ?? null }));
   return {
-    anchor: `finding-${index + 1}`,
+    anchor: findingAnchor(f.ruleId),
+    explainedBy: f.explainedBy.map((id) => ({ href: `#${findingAnchor(id)}`, ruleId: s(id) })),
+    explains: f.explains.map((id) => ({ href: `#${findingAnchor(id)}`, ruleId: s(id) })),
+    hasLinks: f.explainedBy.length + f.explains.length > 0,
     severity: f.severity,
     open: f.severity !== 'info',
     ruleId: s(f.ruleId),

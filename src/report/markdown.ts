@@ -40,6 +40,7 @@ import {
 } from './common.js';
 import { fenced, known, mdParagraphs, mdText, mdUrl, table, tableRow } from './md.js';
 import { digestMarkdown } from './digest.js';
+import { diagnosisMarkdown } from './diagnosis.js';
 
 /** Characters a Markdown report takes at most by default: it fits a GitHub comment (65,536) and most case tools. */
 export const MD_DEFAULT_LIMIT = 60_000;
@@ -78,6 +79,8 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
   const c = report.cluster;
 
   add(0, [`# mgsift report${c.id !== undefined && c.id !== '' ? ` — ${mdText(c.id)}` : ''}`, '']);
+  // The diagnosis first (issue 13): always kept, it is the summary of the findings.
+  add(0, diagnosisMarkdown(report));
   add(0, [
     table(
       ['Field', 'Value'],
@@ -252,6 +255,11 @@ function finding(f: Finding, index: number, shown: number, notes: Record<string,
   head.push(`### ${f.severity.toUpperCase()}: ${mdText(f.title)}`, '');
   const tags = f.tags.length > 0 ? ` · tags: ${f.tags.map(mdText).join(', ')}` : '';
   head.push(`Rule ${mdText(f.ruleId)} · component ${mdText(f.component)}${tags}`, '');
+  const links = [
+    f.explainedBy.length > 0 ? `Explained by ${f.explainedBy.map((id) => `\`${id}\``).join(', ')}.` : '',
+    f.explains.length > 0 ? `Explains ${f.explains.map((id) => `\`${id}\``).join(', ')}.` : '',
+  ].filter((x) => x !== '');
+  if (links.length > 0) head.push(links.join(' '), '');
   head.push(mdParagraphs(f.message), '');
   const blocks = remediationBlocks(f.remediation);
   if (blocks.length > 0) {

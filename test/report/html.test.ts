@@ -84,7 +84,7 @@ describe('renderHtml', () => {
     expect(seed).toContain('previous.log</code><span class="line-no">:10234</span>');
     expect(seed).toContain('<time>2021-01-19 22:24:15.924Z</time>');
     // 13 kept + 2 dropped, 10 shown: 5 more.
-    const churn = seed.slice(seed.indexOf('cvo-pod-churn'));
+    const churn = seed.slice(seed.lastIndexOf('<article', seed.indexOf('<p class="meta"><span class="rule">cvo-pod-churn</span>')));
     expect([...churn.slice(0, churn.indexOf('</article>')).matchAll(/<li>/g)]).toHaveLength(10);
     expect(seed).toContain('5 more evidence items (2 not kept by the per-signal cap');
     expect(seed).toContain('<pre class="command"><code>oc adm release info --pullspecs quay.io/openshift-release-dev/ocp-release@sha256:');
@@ -92,6 +92,20 @@ describe('renderHtml', () => {
     // Messages keep their line breaks (pre-wrap).
     expect(seed).toContain('exited before it synced ClusterVersion status.\nThis is BZ 1916384');
     expect(healthy).toContain('No rule found a problem');
+  });
+
+  it('opens with the diagnosis section, linking each finding of a chain to its article', () => {
+    const html = renderHtml(rollbackReport());
+    const main = html.slice(html.indexOf('<main>'));
+    expect(main.indexOf('<section id="diagnosis">')).toBeLessThan(main.indexOf('<section id="findings">'));
+    expect(main.slice(0, 200)).toMatch(/^<main>\s*<section id="diagnosis">/);
+    for (const id of ['unsupported-y-stream-rollback', 'ovnkube-leader-lost', 'cvo-capability-enum-rejected']) {
+      expect(html).toContain(`<a class="diagnosis-link" href="#finding-${id}">`);
+      expect(html).toContain(`<article class="finding sev-`);
+      expect(html).toMatch(new RegExp(`<article class="finding sev-[a-z]+" id="finding-${id}">`));
+    }
+    expect(html).toContain('Explained by <a href="#finding-unsupported-y-stream-rollback" class="rule">unsupported-y-stream-rollback</a>.');
+    expect(renderHtml(healthyReport())).toContain('<p class="diagnosis-summary none">No problem found: no rule found anything at warning or above.</p>');
   });
 
   it('draws the timeline: one bar per history entry, open bar, collected line, UTC ticks', () => {
