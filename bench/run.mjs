@@ -25,7 +25,14 @@ const TARGETS = {
   rules10: 1.3,
   rssMb: 250,
   rssGrowth: 1.1,
+  /** Seconds `--update-risks` (load and evaluate every blocked-edges file) adds to an analysis. */
+  updateRisksSeconds: 1.0,
 };
+
+/** cincinnati-graph-data for the `--update-risks` runs: MGSIFT_UPDATE_RISKS, else the shared copy beside the worktree. */
+const UPDATE_RISKS = [process.env.MGSIFT_UPDATE_RISKS, join(REPO, '..', 'shared', 'datasets', 'cincinnati-graph-data')].find(
+  (dir) => dir && existsSync(join(dir, 'blocked-edges')),
+);
 
 function parseArgs(argv) {
   const options = { sizes: [0.25, 1], reps: 3, formats: ['gz', 'xz'], quick: false };
@@ -214,6 +221,14 @@ function repetition(setup, rep, runs, check) {
       check(one.report, 'full pack');
     },
     () => {
+      // The same analysis with every published update risk loaded and evaluated.
+      if (!UPDATE_RISKS) return;
+      // Its findings are the pack's plus the update-risk ones, so it is left out of the findings check.
+      const risks = mgsift(archive, work, ['--update-risks', UPDATE_RISKS]);
+      record('mgsiftRisks', risks.seconds);
+      record('mgsiftRisksCpu', risks.cpuSeconds);
+    },
+    () => {
       const ten = mgsift(archive, work, ['--rules', setup.tenfold]);
       record('mgsift10', ten.seconds);
       record('mgsift10Cpu', ten.cpuSeconds);
@@ -258,6 +273,8 @@ function ratios(m, format) {
     mgsiftPerTarRg: r('mgsift', 'tarRg'),
     mgsiftPerPipeRg: r('mgsift', 'pipeRg'),
     rules10PerRules1: r('mgsift10', 'mgsift'),
+    // CPU seconds, all threads: on a shared machine wall time swings by more than the second measured.
+    updateRisksCpuSeconds: m.mgsiftRisksCpu !== undefined && m.mgsiftCpu !== undefined ? m.mgsiftRisksCpu - m.mgsiftCpu : undefined,
     decompressLimit: TARGETS.decompress[format],
   };
 }
@@ -280,6 +297,7 @@ function targetRows(results) {
     add(scope, `mgsift ÷ (${r.format === 'gz' ? 'pigz' : 'xz'} -dc | rg -a)`, r.ratios.mgsiftPerPipeRg, TARGETS.pipeRg, headline);
     add(scope, 'pack ×10 ÷ pack', r.ratios.rules10PerRules1, TARGETS.rules10, headline);
     add(scope, 'peak RSS, MB (highest run)', r.max.rssMb, TARGETS.rssMb, true);
+    add(scope, 'CPU seconds --update-risks adds (medians)', r.ratios.updateRisksCpuSeconds, TARGETS.updateRisksSeconds, true);
   }
   for (const format of new Set(results.map((r) => r.format))) {
     const bySize = results.filter((r) => r.format === format).sort((a, b) => a.sizeGb - b.sizeGb);
@@ -306,7 +324,7 @@ function printTable(results, targets) {
     lines.push([`${r.sizeGb} GB .tar.${r.format}`.padEnd(18), ...cells].join(''));
   }
   lines.push('');
-  lines.push('mgsift CPU seconds, all threads (median): ' + results.map((r) => `${r.sizeGb} GB .tar.${r.format}: ${fmt(r.medians.mgsiftCpu, 1)} (pack ×10 ${fmt(r.medians.mgsift10Cpu, 1)})`).join('; '));
+  lines.push('mgsift CPU seconds, all threads (median): ' + results.map((r) => `${r.sizeGb} GB .tar.${r.format}: ${fmt(r.medians.mgsiftCpu, 1)} (pack ×10 ${fmt(r.medians.mgsift10Cpu, 1)}; --update-risks ${fmt(r.medians.mgsiftRisksCpu, 1)})`).join('; '));
   lines.push('peak RSS, MB (highest run): ' + results.map((r) => `${r.sizeGb} GB .tar.${r.format}: ${fmt(r.max.rssMb, 0)} (pack ×10 ${fmt(r.max.rss10Mb, 0)})`).join('; '));
   lines.push('');
   lines.push('targets (≤ limit; * = the issue\'s own cases: the largest .tar.gz, xz -dc on the largest .tar.xz, memory everywhere)');
@@ -356,6 +374,7 @@ async function main() {
   const started = performance.now();
   ensureBuilt();
   ensureTools();
+  say(UPDATE_RISKS ? `update risks: ${UPDATE_RISKS}` : 'update risks: no cincinnati-graph-data (MGSIFT_UPDATE_RISKS or ../shared/datasets): that run is skipped');
   const tools = { rg: hasCommand('rg'), pigz: hasCommand('pigz') };
   const { loadRules } = await import(pathToFileURL(join(REPO, 'dist', 'engine', 'load.js')).href);
   const patterns = logPatterns((await loadRules()).rules);

@@ -11,6 +11,9 @@ import { TimelineSourcesCollector, type TimelineSources } from '../facts/timelin
 import { RuleEngine, type EngineResult } from '../engine/engine.js';
 import type { Rule } from '../engine/rule.js';
 import { DigestCollector, type Digest, type ExplainedLine } from '../digest/collector.js';
+import { MetricsCollector } from '../facts/metrics.js';
+import type { RiskData } from '../risks/load.js';
+import { updateRisks, type UpdateRisks } from '../risks/update-risks.js';
 
 /** One input read once: its facts, and (when rules are given) the engine's verdicts. */
 export interface Analysis {
@@ -24,6 +27,8 @@ export interface Analysis {
   inventory?: Inventory | undefined;
   /** Failure lines no finding explains, folded into templates. */
   digest?: Digest | undefined;
+  /** Known update risks evaluated against the archive; absent without risk data. */
+  updateRisks?: UpdateRisks | undefined;
   problems: Problems;
   limits: Limits;
   durationMs: number;
@@ -35,6 +40,8 @@ export interface AnalyzeOptions {
   inventory?: boolean;
   /** Fold the failure lines that no finding explains into the unrecognised-errors digest. */
   digest?: boolean;
+  /** cincinnati-graph-data blocked edges to evaluate (`--update-risks`). */
+  riskData?: RiskData | undefined;
   onProgress?: (progress: WalkProgress) => void;
 }
 
@@ -49,14 +56,17 @@ export async function analyzeInput(input: string, options: AnalyzeOptions): Prom
   const inventory = options.inventory ? new InventoryCollector() : undefined;
   const timeline = new TimelineSourcesCollector();
   const digest = options.digest ? new DigestCollector(options.limits.maxLineBytes) : undefined;
-  const consumers: EntryConsumer[] = [facts, timeline, ...(engine ? [engine] : []), ...(inventory ? [inventory] : []), ...(digest ? [digest] : [])];
+  const metrics = options.riskData ? new MetricsCollector() : undefined;
+  const consumers: EntryConsumer[] = [facts, timeline, ...(engine ? [engine] : []), ...(inventory ? [inventory] : []), ...(digest ? [digest] : []), ...(metrics ? [metrics] : [])];
   const summary = await walk(source, consumers, { problems, limits: options.limits, onProgress: options.onProgress });
   if (summary.entries === 0 && problems.truncatedAt !== undefined) {
     // Nothing was read: no report to make, an input error (exit 2) with the container's reason.
     throw new InputError(`${input}: ${problems.items[0]?.reason ?? 'unreadable'}`);
   }
   const gathered = facts.facts();
-  const result = engine?.finish(gathered);
+  const archiveMetrics = metrics?.metrics();
+  const risks = options.riskData && archiveMetrics ? updateRisks(options.riskData, gathered, archiveMetrics, archiveMetrics.clusterVersion()) : undefined;
+  const result = engine?.finish({ ...gathered, updateRisks: risks });
   return {
     input,
     container: source.container,
@@ -66,6 +76,7 @@ export async function analyzeInput(input: string, options: AnalyzeOptions): Prom
     result,
     inventory: inventory?.inventory(),
     digest: digest?.digest(explainedLines(result), gathered.collectedAt),
+    updateRisks: risks,
     problems,
     limits: options.limits,
     durationMs: Date.now() - started,

@@ -23,6 +23,16 @@ export interface InspectResult {
   bytesRead: number;
   problems: { severity: string; path: string; reason: string }[];
   truncatedAt?: string | undefined;
+  /** Known update risks of the edges out of the current version and of the history (with `--update-risks`). */
+  risks: {
+    dataDir?: string | undefined;
+    currentVersion?: string | undefined;
+    applies: string[];
+    unknown: string[];
+    doesNotApply: number;
+    /** `name (from → to)` of risks that apply to updates the cluster took. */
+    taken: string[];
+  };
 }
 
 export function iso(ms: number | undefined): string | undefined {
@@ -66,6 +76,25 @@ export function inspectResult(analysis: Analysis): InspectResult {
     bytesRead: summary.bytesRead,
     problems: analysis.problems.items.map((p) => ({ severity: p.severity, path: p.path, reason: p.reason })),
     truncatedAt: analysis.problems.truncatedAt,
+    risks: risksSummary(analysis),
+  };
+}
+
+function risksSummary(analysis: Analysis): InspectResult['risks'] {
+  const risks = analysis.updateRisks;
+  if (!risks) return { applies: [], unknown: [], doesNotApply: 0, taken: [] };
+  const verdicts = new Map<string, string>();
+  for (const target of risks.current?.targets ?? []) {
+    for (const risk of target.risks) if (verdicts.get(risk.name) !== 'applies') verdicts.set(risk.name, risk.verdict);
+  }
+  const named = (verdict: string): string[] => [...verdicts].filter(([, v]) => v === verdict).map(([name]) => name).sort();
+  return {
+    dataDir: risks.dataDir,
+    currentVersion: risks.current?.version,
+    applies: named('applies'),
+    unknown: named('unknown'),
+    doesNotApply: named('does-not-apply').length,
+    taken: risks.taken.flatMap((t) => t.risks.filter((r) => r.verdict === 'applies').map((r) => `${r.name} (${t.from} → ${t.to})`)),
   };
 }
 
@@ -106,5 +135,13 @@ export function formatInspect(result: InspectResult): string {
     for (const p of result.problems.slice(0, 50)) lines.push(`  ${p.severity}: ${p.path || '(input)'}: ${p.reason}`);
   }
   if (result.truncatedAt) lines.push('', `Input broken: read up to ${result.truncatedAt}`);
+  lines.push('');
+  const r = result.risks;
+  if (r.dataDir === undefined) row('Risks', 'no update-risk data (--update-risks DIR or MGSIFT_UPDATE_RISKS: a cincinnati-graph-data checkout)');
+  else {
+    const list = (names: string[]): string => (names.length > 0 ? `: ${names.join(', ')}` : '');
+    row('Risks', `out of ${r.currentVersion ?? 'an unknown version'}: ${r.applies.length} apply${list(r.applies)}; ${r.unknown.length} could not be evaluated${list(r.unknown)}; ${r.doesNotApply} do not apply (${r.dataDir})`);
+    if (r.taken.length > 0) row('  taken', r.taken.join(', '));
+  }
   return `${lines.join('\n')}\n`;
 }

@@ -14,6 +14,7 @@ import { MD_DEFAULT_LIMIT, type MarkdownOptions } from '../report/markdown.js';
 import { writeAtomically, prepareOutputDir } from './output.js';
 import { Progress } from './progress.js';
 import { analyses, type BatchSpec } from './batch.js';
+import { addUpdateRisksOption, loadUpdateRisks, updateRisksDir } from './update-risks.js';
 
 interface AnalyzeFlags extends LimitFlags {
   output: string;
@@ -26,13 +27,14 @@ interface AnalyzeFlags extends LimitFlags {
   quiet?: boolean;
   mdLimit?: string;
   mdFull?: boolean;
+  updateRisks?: string;
 }
 
 /** One JSON line per archive, for aggregation in other tools; not a report format of its own. */
 const JSONL = 'jsonl';
 
 export function analyzeCommand(): Command {
-  return addLimitOptions(
+  return addUpdateRisksOption(addLimitOptions(
     new Command('analyze')
       .description('apply the rule pack to each input and write its report; several inputs also get an index (index.html, .md, .json)')
       .argument(
@@ -49,7 +51,7 @@ export function analyzeCommand(): Command {
       .option('-q, --quiet', 'print nothing but errors')
       .option('--md-limit <chars>', `Markdown report: characters at most, sections sharing them in priority order (default: ${MD_DEFAULT_LIMIT})`)
       .option('--md-full', 'Markdown report: everything, with no size limit'),
-  ).action(async (inputs: string[], flags: AnalyzeFlags, command: Command) => {
+  )).action(async (inputs: string[], flags: AnalyzeFlags, command: Command) => {
     const { formats, jsonl } = parseFormats(flags.format);
     // The diagnosis alone is for a terminal: stdout unless -o says otherwise.
     if (formats.length === 1 && formats[0] === 'text' && !jsonl && command.getOptionValueSource('output') === 'default') flags.output = '-';
@@ -62,7 +64,8 @@ export function analyzeCommand(): Command {
     const markdown = markdownOptions(flags);
     const loaded = await loadRulesOrFail(flags.rules ?? []);
     const rules = selectRules(loaded.rules, flags.only, flags.exclude);
-    const spec: BatchSpec = { limits: limitsFrom(flags), ruleDirs: flags.rules ?? [], ruleIds: rules.map((r) => r.id) };
+    const riskData = await loadUpdateRisks(updateRisksDir(flags.updateRisks));
+    const spec: BatchSpec = { limits: limitsFrom(flags), ruleDirs: flags.rules ?? [], ruleIds: rules.map((r) => r.id), updateRisksDir: riskData?.dir };
     const say = (line: string): void => {
       if (!flags.quiet && !toStdout) process.stderr.write(`${line}\n`);
     };
@@ -105,7 +108,7 @@ export function analyzeCommand(): Command {
     const lines = jsonl ? await lineSink(toStdout ? '-' : toFile ? flags.output : join(flags.output, 'index.jsonl')) : undefined;
     try {
       const progress = (input: string): Progress => new Progress(input, !flags.quiet);
-      for await (const { index, result: outcome } of analyses(targets, spec, { jobs, rules, progress })) {
+      for await (const { index, result: outcome } of analyses(targets, spec, { jobs, rules, riskData, progress })) {
         const input = targets[index]!;
         let row: IndexRow;
         if ('error' in outcome) {

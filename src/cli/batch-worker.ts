@@ -4,16 +4,17 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { describeError } from '../core/problems.js';
-import { reportOf, specRules, type BatchSpec, type Outcome, type PoolReply, type PoolRequest } from './batch.js';
+import { reportOf, specRiskData, specRules, type BatchSpec, type Outcome, type PoolReply, type PoolRequest } from './batch.js';
 
 const port = parentPort;
 if (port === null) throw new Error('batch-worker.js runs only as a worker thread');
 const spec = workerData as BatchSpec;
 const rules = await specRules(spec);
+const riskData = await specRiskData(spec);
 
 port.on('message', (request: PoolRequest<string>) => {
   const reply = (result: Outcome): void => port.postMessage({ index: request.index, result } satisfies PoolReply<Outcome>);
-  reportOf(request.task, spec.limits, rules).then(
+  reportOf(request.task, spec.limits, rules, riskData).then(
     (report) => reply({ report }),
     (err: unknown) => reply({ error: describeError(err) }),
   );

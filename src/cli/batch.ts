@@ -14,6 +14,8 @@ import { loadRules } from '../engine/load.js';
 import type { Rule } from '../engine/rule.js';
 import type { Limits } from '../core/limits.js';
 import { describeError } from '../core/problems.js';
+import type { RiskData } from '../risks/load.js';
+import { loadUpdateRisks } from './update-risks.js';
 
 /** What a worker needs to analyse as this thread would: the limits and the same rules. */
 export interface BatchSpec {
@@ -22,14 +24,27 @@ export interface BatchSpec {
   ruleDirs: string[];
   /** The rules `--only` / `--exclude` selected, by id. */
   ruleIds: string[];
+  /** The update-risk data folder (`--update-risks`), loaded once per worker. */
+  updateRisksDir?: string | undefined;
 }
 
 /** One input's result: its report, or the one-line reason there is none. */
 export type Outcome = { report: Report } | { error: string; cause?: unknown };
 
 /** The whole pipeline for one input, down to the report every renderer draws from. */
-export async function reportOf(input: string, limits: Limits, rules: readonly Rule[], onProgress?: (progress: WalkProgress) => void): Promise<Report> {
-  return buildReport(await analyzeInput(input, { limits, rules, digest: true, onProgress }));
+export async function reportOf(
+  input: string,
+  limits: Limits,
+  rules: readonly Rule[],
+  riskData: RiskData | undefined,
+  onProgress?: (progress: WalkProgress) => void,
+): Promise<Report> {
+  return buildReport(await analyzeInput(input, { limits, rules, digest: true, riskData, onProgress }));
+}
+
+/** The update-risk data a {@link BatchSpec} names. */
+export function specRiskData(spec: BatchSpec): Promise<RiskData | undefined> {
+  return loadUpdateRisks(spec.updateRisksDir);
 }
 
 /** The rules a {@link BatchSpec} names (its folders were loaded and checked once already). */
@@ -42,6 +57,8 @@ export interface AnalysesOptions {
   jobs: number;
   /** Rules for analyses in this thread (workers load theirs from the spec). */
   rules: readonly Rule[];
+  /** Update-risk data for analyses in this thread. */
+  riskData?: RiskData | undefined;
   /** Byte progress of an analysis in this thread. */
   progress?: (input: string) => { update(progress: WalkProgress): void; done(): void };
 }
@@ -62,7 +79,7 @@ async function* inThread(inputs: readonly string[], spec: BatchSpec, options: An
     const progress = options.progress?.(input);
     let result: Outcome;
     try {
-      result = { report: await reportOf(input, spec.limits, options.rules, progress && ((at) => progress.update(at))) };
+      result = { report: await reportOf(input, spec.limits, options.rules, options.riskData, progress && ((at) => progress.update(at))) };
     } catch (err) {
       result = { error: describeError(err), cause: err };
     } finally {

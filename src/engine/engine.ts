@@ -5,7 +5,7 @@ import { parseLogLine } from '../parsers/logline.js';
 import { satisfiesRange } from '../facts/version.js';
 import type { Facts } from '../facts/collector.js';
 import { eventTimes } from '../facts/events.js';
-import { factValue, describeMissingFact } from './facts-view.js';
+import { factValue, describeMissingFact, type EngineFacts } from './facts-view.js';
 import { evaluateCondition, type SignalValues } from './condition.js';
 import { LogScanner, type CandidateLine } from './scan.js';
 import type { EventSignal, FactSignal, LogSelector, LogSignal, ResourceSignal, Rule, Signal } from './rule.js';
@@ -214,7 +214,7 @@ export class RuleEngine implements EntryConsumer {
   }
 
   /** Evaluates facts, conditions and scopes, and builds findings. */
-  finish(facts: Facts): EngineResult {
+  finish(facts: EngineFacts): EngineResult {
     for (const state of this.states) if (state.signal.type === 'fact') this.evaluateFact(state, facts);
     const result: EngineResult = { findings: [], notChecked: [], passed: [], diagnosis: { roots: [], cyclesBroken: [] } };
     const subjects: LinkSubject[] = [];
@@ -259,7 +259,7 @@ export class RuleEngine implements EntryConsumer {
     return result;
   }
 
-  private evaluateFact(state: SignalState, facts: Facts): void {
+  private evaluateFact(state: SignalState, facts: EngineFacts): void {
     const signal = state.signal as FactSignal;
     const value = factValue(facts, signal.fact);
     if (value === undefined) return;

@@ -1,10 +1,17 @@
 import type { Facts } from '../facts/collector.js';
+import type { UpdateRisks } from '../risks/update-risks.js';
+import { currentRiskItems, takenRiskItems } from '../risks/applied.js';
+
+/** What rules see: the archive's facts, and the update risks when risk data was given. */
+export interface EngineFacts extends Facts {
+  updateRisks?: UpdateRisks | undefined;
+}
 
 /**
  * Facts by the names rules use (`fact: { name: history.transitions }`). Undefined means the
  * archive lacks the data, which makes a signal unknown and its rule not checked.
  */
-export function factValue(facts: Facts, name: string): unknown {
+export function factValue(facts: EngineFacts, name: string): unknown {
   switch (name) {
     case 'cluster':
       return facts.cluster;
@@ -24,6 +31,10 @@ export function factValue(facts: Facts, name: string): unknown {
       return facts.cvo.pods.length > 0 ? facts.cvo.pods : undefined;
     case 'cvo.moments':
       return facts.cvo.pods.length > 0 ? facts.cvo.pods.flatMap((pod) => pod.moments.map((m) => ({ ...m, pod: pod.pod, file: pod.file }))) : undefined;
+    case 'risks.current':
+      return facts.updateRisks?.current ? currentRiskItems(facts.updateRisks.current.targets, facts.clusterVersionFile) : undefined;
+    case 'risks.taken':
+      return facts.updateRisks && facts.history ? takenRiskItems(facts.updateRisks.taken, facts.clusterVersionFile) : undefined;
     default:
       return undefined;
   }
@@ -39,11 +50,15 @@ export const FACT_NAMES = [
   'history.desired',
   'cvo.pods',
   'cvo.moments',
+  'risks.current',
+  'risks.taken',
 ] as const;
 
 export function describeMissingFact(name: string): string {
   if (name.startsWith('history') || name === 'cluster') return `a ClusterVersion object (fact ${name})`;
   if (name.startsWith('cvo')) return `cluster-version-operator logs (fact ${name})`;
   if (name === 'collection') return 'a must-gather timestamp file (fact collection)';
+  // Read after "the archive lacks": the data comes from the command line, not the archive.
+  if (name.startsWith('risks')) return `a ClusterVersion, or mgsift was given no update-risk data (--update-risks DIR or MGSIFT_UPDATE_RISKS: a cincinnati-graph-data checkout) (fact ${name})`;
   return `fact ${name}`;
 }

@@ -151,3 +151,16 @@ export function isDowngrade(from: string | null | undefined, to: string | null |
   if (!a || !b) return false;
   return semver.compare(b.normalized, a.normalized) < 0;
 }
+
+/**
+ * Whether the update service could offer `to` to a cluster at `from`: a newer release of the
+ * same minor version or of the next one (the OpenShift update graph has no edge that skips a
+ * minor version; EUS-to-EUS updates pass through the minor between).
+ */
+export function isUpdateCandidate(from: string | null | undefined, to: string | null | undefined): boolean {
+  const a = parseVersion(from);
+  const b = parseVersion(to);
+  if (!a || !b || a.major !== b.major) return false;
+  const step = b.minor - a.minor;
+  return (step === 0 || step === 1) && compareVersions(from, to) < 0;
+}

@@ -6,6 +6,7 @@ import { SEVERITIES, severityRank, type Severity } from '../engine/findings.js';
 import { REPORT_SCHEMA_VERSION, type Report } from './model.js';
 import { collectTimeline, historyRows, REPORT_SCOPE } from './timeline-items.js';
 import { reportDigest } from './digest.js';
+import { reportUpdateRisks } from './update-risks.js';
 
 /** mgsift's own version (package.json), written into every report. */
 export const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -54,6 +55,7 @@ export function buildReport(analysis: Analysis, now: Date = new Date()): Report 
     passed: [...(result?.passed ?? [])].sort((a, b) => a.ruleId.localeCompare(b.ruleId)),
     facts: { history: historyRows(analysis), timeline: timeline.items, timelineOmitted: timeline.omitted },
     digest: analysis.digest && reportDigest(analysis.digest),
+    updateRisks: reportUpdateRisks(analysis.updateRisks),
     problems: problems.items,
     limits: analysis.limits,
     stats: { entries: analysis.summary.entries, bytesRead: analysis.summary.bytesRead, durationMs: analysis.durationMs },

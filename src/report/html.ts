@@ -41,6 +41,7 @@ import {
 } from './common.js';
 import { timelineView, type TimelineView } from './timeline-view.js';
 import { digestNote, digestView, type DigestView } from './digest.js';
+import { reportUpdateRisks, updateRisksView, type UpdateRisksView } from './update-risks.js';
 import { diagnosisView, findingAnchor, type DiagnosisView } from './diagnosis.js';
 
 export interface HtmlOptions {
@@ -149,6 +150,7 @@ export interface HtmlView {
   digest: DigestView | null;
   /** One line beside a folded section's heading. */
   notes: { digest: string; notChecked: string; problems: string; limits: string };
+  updateRisks: UpdateRisksView;
   notChecked: { ruleId: string; title: string; reason: string }[];
   hasNotChecked: boolean;
   passed: { ruleId: string; title: string }[];
@@ -212,6 +214,7 @@ export function htmlView(report: Report, options: HtmlOptions = {}): HtmlView {
       problems: report.problems.length === 0 ? 'nothing' : `${report.problems.length} part${report.problems.length === 1 ? '' : 's'} of the input`,
       limits: `${report.stats.entries} entries, ${formatBytes(report.stats.bytesRead)} read in ${Math.round(report.stats.durationMs)} ms`,
     },
+    updateRisks: updateRisksView(report.updateRisks ?? reportUpdateRisks(undefined)),
     notChecked: sortByRuleId(report.notChecked).map((n) => ({ ruleId: s(n.ruleId), title: s(n.title), reason: s(n.reason) })),
     hasNotChecked: report.notChecked.length > 0,
     passed: sortByRuleId(report.passed).map((p) => ({ ruleId: s(p.ruleId), title: s(p.title) })),

@@ -18,6 +18,7 @@ import type { Problem } from '../core/problems.js';
 import type { ClusterIdentity, HistoryRow, Report, TimelineItem } from './model.js';
 import { compareStrings, SEVERITIES_DESC, sortByRuleId, sortFindings, sortProblems, sortTimeline } from './common.js';
 import { digestJson } from './digest.js';
+import { reportUpdateRisks, updateRisksJson } from './update-risks.js';
 
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
@@ -57,6 +58,7 @@ export function toJsonReport(report: Report): JsonObject {
     bytesRead: num(report.stats.bytesRead),
     durationMs: num(report.stats.durationMs),
   };
+  out.updateRisks = updateRisksJson(report.updateRisks ?? reportUpdateRisks(undefined));
   return out;
 }
 

@@ -9,7 +9,8 @@
  * - a rule whose findings are all below `failOn`: passes, the findings in `<system-out>`;
  * - a rule not checked: `<skipped message="reason"/>`;
  * - a rule that passed: an empty testcase.
- * `classname` is `mgsift.<component>` (`mgsift.rules` when a rule names none). Banners and problems go to the suite's `<system-out>`.
+ * `classname` is `mgsift.<component>` (`mgsift.rules` when a rule names none). Banners, problems and the
+ * Known update risks summary go to the suite's `<system-out>`.
  *
  * Escaping: characters illegal in XML 1.0 (NUL and other control characters, lone surrogates,
  * U+FFFE/U+FFFF) are replaced by visible stand-ins ({@link sanitizeText}); `& < > " '` are
@@ -20,6 +21,7 @@ import { severityRank } from '../engine/findings.js';
 import type { Finding, Severity } from '../engine/findings.js';
 import type { Report } from './model.js';
 import { compareStrings, displayTime, formatUtc, sanitizeText, sortFindings, sortProblems } from './common.js';
+import { reportUpdateRisks, updateRisksSummary } from './update-risks.js';
 import { nodeSentence, symptomsOf } from './diagnosis.js';
 import type { DiagnosisNode } from '../engine/diagnosis.js';
 
@@ -155,6 +157,8 @@ export function renderJunit(report: Report, failOn: Severity): string {
   for (const banner of report.banners) suiteOut.push(`BANNER: ${banner}`);
   for (const p of sortProblems(report.problems)) suiteOut.push(`could not read (${p.severity}) ${p.path || '(input)'}: ${p.reason}`);
   if (report.collectedAt !== undefined) suiteOut.push(`collected: ${displayTime(report.collectedAt)}`);
+  // Risks that apply are the update-risk rules' testcases; the rest of the section in one line.
+  suiteOut.push(`known update risks: ${updateRisksSummary(report.updateRisks ?? reportUpdateRisks(undefined))}`);
   if (suiteOut.length > 0) out.push(`    <system-out>${text(suiteOut.join('\n'))}</system-out>`);
   out.push('  </testsuite>', '</testsuites>', '');
   return out.join('\n');

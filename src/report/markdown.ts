@@ -40,6 +40,7 @@ import {
 } from './common.js';
 import { fenced, known, mdParagraphs, mdText, mdUrl, table, tableRow } from './md.js';
 import { digestMarkdown } from './digest.js';
+import { reportUpdateRisks, updateRisksMarkdown } from './update-risks.js';
 import { diagnosisMarkdown } from './diagnosis.js';
 
 /** Characters a Markdown report takes at most by default: it fits a GitHub comment (65,536) and most case tools. */
@@ -119,6 +120,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
     parts.push(...findingsTable(findings));
   }
   findings.forEach((f, i) => parts.push(...finding(f, i, shown, notes)));
+  add(1, updateRisksMarkdown(report.updateRisks ?? reportUpdateRisks(undefined)), { unit: 'update risks section' });
 
   if (report.digest) {
     notes['digest'] = (n) => (n > 0 ? `*${n} more part${n === 1 ? '' : 's'} of the digest left out here for size; the HTML and JSON reports hold them.*` : '');

@@ -99,6 +99,52 @@ export interface TimelineOmission {
   reason: string;
 }
 
+/** One risk's verdict, with the edges it holds for. */
+export interface RiskRow {
+  name: string;
+  verdict: 'applies' | 'does-not-apply' | 'unknown';
+  /** The rule that decided, or why none could. */
+  reason: string;
+  url?: string | undefined;
+  message?: string | undefined;
+  promql?: string | undefined;
+  /** The blocked-edges file. */
+  file: string;
+  /** Target versions of the edges this verdict holds for. */
+  targets: string[];
+  /** One of those edges is the update in progress. */
+  inProgress: boolean;
+  /** The query's result samples and the archive files they came from. */
+  evidence: { labels: string; value?: number | undefined; sources: string[] }[];
+}
+
+/** Known update risks (cincinnati-graph-data blocked edges) evaluated against the archive. */
+export interface ReportUpdateRisks {
+  /** The data read; absent when none was given (then `hint` says how). */
+  data?: { dir: string; files: number; names: number; problems: { file: string; reason: string }[] } | undefined;
+  hint?: string | undefined;
+  currentVersion?: string | undefined;
+  /** Candidate target versions with published risks. */
+  targets?: number | undefined;
+  /** Edges out of the current version, one row per risk and verdict. */
+  current: RiskRow[];
+  /** Targets blocked without conditions (Cincinnati does not offer them). */
+  blockedTargets: string[];
+  /** Transitions of the ClusterVersion history with published risks. */
+  taken: {
+    from: string;
+    to: string;
+    started?: string | undefined;
+    completed?: string | undefined;
+    state: string;
+    inProgress: boolean;
+    unconditional: string[];
+    risks: RiskRow[];
+  }[];
+  /** The cluster's own conditionalUpdates verdicts beside mgsift's; absent when it has none. */
+  cluster?: { to: string; name: string; cluster: RiskRow['verdict']; mgsift: RiskRow['verdict'] | 'not-in-data'; disagree: boolean; detail: string }[] | undefined;
+}
+
 export interface Report {
   schemaVersion: string;
   tool: { name: 'mgsift'; version: string };
@@ -124,6 +170,8 @@ export interface Report {
   };
   /** Unrecognised errors; absent when the digest was not made. */
   digest?: ReportDigest | undefined;
+  /** Known update risks; without data (or absent), the reports say how to give it. */
+  updateRisks?: ReportUpdateRisks | undefined;
   /** What could not be read, and why. */
   problems: Problem[];
   limits: Limits;

@@ -4,6 +4,7 @@ import yaml from 'js-yaml';
 import { analyzeInput } from '../analysis/analyze.js';
 import type { Limits } from '../core/limits.js';
 import type { Rule } from '../engine/rule.js';
+import { loadRiskData } from '../risks/load.js';
 
 /** What a fixture case expects of its rule, from `expect.yaml` beside its input. */
 export interface Expectation {
@@ -22,6 +23,8 @@ export interface FixtureCase {
   name: string;
   dir: string;
   input: string;
+  /** A `blocked-edges/` folder beside the input: update-risk data the case runs with (`--update-risks`). */
+  updateRisks?: string | undefined;
   expect: Expectation;
 }
 
@@ -44,16 +47,19 @@ export async function fixtureCases(rule: Rule): Promise<FixtureCase[]> {
     const caseDir = join(dir, name);
     if (!(await stat(caseDir)).isDirectory()) continue;
     const expect = yaml.load(await readFile(join(caseDir, 'expect.yaml'), 'utf8'), { schema: yaml.JSON_SCHEMA }) as Expectation;
-    const input = (await readdir(caseDir)).find((entry) => entry === 'input' || entry.startsWith('input.'));
+    const entries = await readdir(caseDir);
+    const input = entries.find((entry) => entry === 'input' || entry.startsWith('input.'));
     if (!input) throw new Error(`${caseDir}: no input (a folder or file named input*)`);
-    cases.push({ rule, name, dir: caseDir, input: join(caseDir, input), expect });
+    const updateRisks = entries.includes('blocked-edges') ? join(caseDir, 'blocked-edges') : undefined;
+    cases.push({ rule, name, dir: caseDir, input: join(caseDir, input), updateRisks, expect });
   }
   return cases;
 }
 
 /** Runs one case through the same pipeline as `analyze`; returns why it failed, or nothing. */
 export async function runCase(fixture: FixtureCase, limits: Limits): Promise<string[]> {
-  const analysis = await analyzeInput(fixture.input, { limits, rules: [fixture.rule] });
+  const riskData = fixture.updateRisks ? await loadRiskData(fixture.updateRisks) : undefined;
+  const analysis = await analyzeInput(fixture.input, { limits, rules: [fixture.rule], riskData });
   const result = analysis.result!;
   const finding = result.findings.find((f) => f.ruleId === fixture.rule.id);
   const notChecked = result.notChecked.find((n) => n.ruleId === fixture.rule.id);

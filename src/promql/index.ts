@@ -1,0 +1,2 @@
+export * from './parse.js';
+export * from './evaluate.js';

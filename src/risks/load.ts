@@ -1,0 +1,114 @@
+/**
+ * Loads the update risks that OpenShift publishes as data: `blocked-edges/*.yaml` of
+ * openshift/cincinnati-graph-data, read from a checkout the user points at (never fetched).
+ *
+ * Each file blocks the edges *to* one release (`to`) *from* releases matching `from` (a regular
+ * expression matched against the whole version, as Cincinnati anchors it). A file with `name`,
+ * `url`, `message` and `matchingRules` declares a conditional risk (the cluster decides whether
+ * it applies); a file with none of these is an unconditional block (the edge is not served).
+ */
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import yaml from 'js-yaml';
+import { isRecord, recordAt, stringAt } from '../facts/internal.js';
+
+export type MatchingRule = { type: 'Always' } | { type: 'PromQL'; promql: string } | { type: 'unknown'; name: string };
+
+export interface BlockedEdge {
+  /** File name inside `blocked-edges/`. */
+  file: string;
+  to: string;
+  /** The `from` regex as written. */
+  from: string;
+  fromRegex: RegExp;
+  /** Absent for an unconditional block. */
+  name?: string | undefined;
+  url?: string | undefined;
+  message?: string | undefined;
+  fixedIn?: string | undefined;
+  matchingRules: MatchingRule[];
+}
+
+export interface RiskData {
+  /** The folder the files came from. */
+  dir: string;
+  edges: BlockedEdge[];
+  /** Files that could not be read, with why. */
+  problems: { file: string; reason: string }[];
+}
+
+/** `DIR` may be a cincinnati-graph-data checkout or its `blocked-edges/` folder. */
+export async function loadRiskData(dir: string): Promise<RiskData> {
+  const folder = await blockedEdgesFolder(dir);
+  const names = (await readdir(folder)).filter((n) => n.endsWith('.yaml') || n.endsWith('.yml')).sort();
+  const edges: BlockedEdge[] = [];
+  const problems: RiskData['problems'] = [];
+  await Promise.all(
+    names.map(async (file) => {
+      try {
+        const edge = parseBlockedEdge(file, await readFile(join(folder, file), 'utf8'));
+        if (typeof edge === 'string') problems.push({ file, reason: edge });
+        else edges.push(edge);
+      } catch (err) {
+        problems.push({ file, reason: (err as Error).message.split('\n')[0] ?? 'unreadable' });
+      }
+    }),
+  );
+  edges.sort((a, b) => a.file.localeCompare(b.file));
+  problems.sort((a, b) => a.file.localeCompare(b.file));
+  return { dir: folder, edges, problems };
+}
+
+async function blockedEdgesFolder(dir: string): Promise<string> {
+  const inner = join(dir, 'blocked-edges');
+  if (await isDirectory(inner)) return inner;
+  if (await isDirectory(dir)) return dir;
+  throw new Error(`${dir}: not a cincinnati-graph-data checkout or its blocked-edges folder`);
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** One file's text → the edge it blocks, or why it cannot be read. */
+export function parseBlockedEdge(file: string, text: string): BlockedEdge | string {
+  const doc: unknown = yaml.load(text, { schema: yaml.FAILSAFE_SCHEMA });
+  if (!isRecord(doc)) return 'not a YAML map';
+  const to = scalar(doc['to']);
+  const from = scalar(doc['from']);
+  if (!to || !from) return 'needs `to` and `from`';
+  let fromRegex: RegExp;
+  try {
+    fromRegex = new RegExp(`^(?:${from})$`);
+  } catch {
+    return `invalid from regex ${JSON.stringify(from)}`;
+  }
+  const rules = Array.isArray(doc['matchingRules']) ? doc['matchingRules'] : [];
+  const matchingRules: MatchingRule[] = rules.map((rule): MatchingRule => {
+    const type = stringAt(rule, 'type') ?? '';
+    if (type === 'Always') return { type: 'Always' };
+    const promql = stringAt(recordAt(rule, 'promql'), 'promql');
+    if (type === 'PromQL' && promql) return { type: 'PromQL', promql };
+    return { type: 'unknown', name: type || '(no type)' };
+  });
+  return {
+    file,
+    to,
+    from,
+    fromRegex,
+    name: stringAt(doc, 'name'),
+    url: stringAt(doc, 'url'),
+    message: stringAt(doc, 'message')?.trim(),
+    fixedIn: scalar(doc['fixedIn']),
+    matchingRules,
+  };
+}
+
+/** Scalars load as text (failsafe schema), so an unquoted `4.10` stays `4.10`. */
+function scalar(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
