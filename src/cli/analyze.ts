@@ -10,6 +10,7 @@ import { addLimitOptions } from './common.js';
 import { limitsFrom, UsageError, type LimitFlags } from './options.js';
 import { loadRulesOrFail, selectRules } from './rule-selection.js';
 import { FORMATS, renderReport, type Format } from './formats.js';
+import { MD_DEFAULT_LIMIT, type MarkdownOptions } from '../report/markdown.js';
 import { writeAtomically, prepareOutputDir } from './output.js';
 import { Progress } from './progress.js';
 import { analyses, type BatchSpec } from './batch.js';
@@ -24,6 +25,8 @@ interface AnalyzeFlags extends LimitFlags {
   exclude?: string[];
   jobs: string;
   quiet?: boolean;
+  mdLimit?: string;
+  mdFull?: boolean;
   updateRisks?: string;
 }
 
@@ -45,7 +48,9 @@ export function analyzeCommand(): Command {
       .option('--only <id-or-tag...>', 'run only these rules (ids or tags)')
       .option('--exclude <id-or-tag...>', 'skip these rules (ids or tags)')
       .option('-j, --jobs <n>', 'analyse up to n inputs at once, each in its own worker thread', '1')
-      .option('-q, --quiet', 'print nothing but errors'),
+      .option('-q, --quiet', 'print nothing but errors')
+      .option('--md-limit <chars>', `Markdown report: characters at most, sections sharing them in priority order (default: ${MD_DEFAULT_LIMIT})`)
+      .option('--md-full', 'Markdown report: everything, with no size limit'),
   )).action(async (inputs: string[], flags: AnalyzeFlags, command: Command) => {
     const { formats, jsonl } = parseFormats(flags.format);
     // The diagnosis alone is for a terminal: stdout unless -o says otherwise.
@@ -56,6 +61,7 @@ export function analyzeCommand(): Command {
     const toStdout = flags.output === '-';
     if (toStdout && outputs !== 1) throw new UsageError('-o - writes one format to stdout: pass --format with exactly one');
     const failOn = flags.failOn as Severity;
+    const markdown = markdownOptions(flags);
     const loaded = await loadRulesOrFail(flags.rules ?? []);
     const rules = selectRules(loaded.rules, flags.only, flags.exclude);
     const riskData = await loadUpdateRisks(updateRisksDir(flags.updateRisks));
@@ -81,18 +87,18 @@ export function analyzeCommand(): Command {
 
     const writeReports = async (index: number, report: Report): Promise<string[]> => {
       if (toStdout) {
-        stdoutInOrder(index, formats[0] === undefined ? '' : renderReport(report, formats[0], failOn));
+        stdoutInOrder(index, formats[0] === undefined ? '' : renderReport(report, formats[0], failOn, markdown));
         return [];
       }
       if (toFile) {
-        if (formats[0] !== undefined) await writeAtomically(flags.output, renderReport(report, formats[0], failOn));
+        if (formats[0] !== undefined) await writeAtomically(flags.output, renderReport(report, formats[0], failOn, markdown));
         return formats[0] !== undefined ? [basename(flags.output)] : [];
       }
       await prepareOutputDir(flags.output);
       const files: string[] = [];
       for (const format of formats) {
         const file = `${stems[index]}.${extensionOf(format)}`;
-        await writeAtomically(join(flags.output, file), renderReport(report, format, failOn));
+        await writeAtomically(join(flags.output, file), renderReport(report, format, failOn, markdown));
         files.push(file);
       }
       return files;
@@ -156,6 +162,16 @@ function parseFormats(text: string): { formats: Format[]; jsonl: boolean } {
     if (name !== JSONL && !(FORMATS as readonly string[]).includes(name)) throw new UsageError(`unknown format '${name}' (use ${FORMATS.join(', ')}, ${JSONL})`);
   }
   return { formats: names.filter((name): name is Format => name !== JSONL), jsonl: names.includes(JSONL) };
+}
+
+function markdownOptions(flags: AnalyzeFlags): MarkdownOptions {
+  if (flags.mdFull === true && flags.mdLimit !== undefined) throw new UsageError('--md-full and --md-limit do not go together: pick one');
+  if (flags.mdLimit === undefined) return { full: flags.mdFull === true };
+  const limit = Number(flags.mdLimit);
+  if (!/^\d+$/.test(flags.mdLimit.trim()) || !Number.isSafeInteger(limit) || limit < 1000) {
+    throw new UsageError(`--md-limit needs a whole number of characters, at least 1000, not '${flags.mdLimit}'`);
+  }
+  return { limit };
 }
 
 function extensionOf(format: Format): string {

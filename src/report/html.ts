@@ -21,7 +21,12 @@ import {
   displayTime,
   EVIDENCE_SHOWN,
   evidenceNotShown,
+  extraCaptures,
+  findingGlance,
   formatByteCount,
+  formatBytes,
+  inlineParts,
+  type InlinePart,
   formatUtc,
   httpUrl,
   laneTitle,
@@ -29,6 +34,7 @@ import {
   limitRows,
   remediationBlocks,
   sanitizeText,
+  shortPath,
   sortByRuleId,
   sortFindings,
   sortProblems,
@@ -36,7 +42,7 @@ import {
   toolLine,
 } from './common.js';
 import { timelineView, type TimelineView } from './timeline-view.js';
-import { digestView, type DigestView } from './digest.js';
+import { digestNote, digestView, type DigestView } from './digest.js';
 import { reportUpdateRisks, updateRisksView, type UpdateRisksView } from './update-risks.js';
 import { diagnosisView, findingAnchor, type DiagnosisView } from './diagnosis.js';
 
@@ -70,7 +76,9 @@ interface Pair {
 }
 
 interface EvidenceView {
+  /** Below the gather root; `fullPath` is the whole path in the archive (null when the same). */
   file: string;
+  fullPath: string | null;
   line: string | null;
   time: string | null;
   signal: string;
@@ -85,15 +93,22 @@ interface EvidenceView {
 interface FindingView {
   anchor: string;
   severity: Severity;
+  /** Shown unfolded when the page opens (info findings are folded). */
+  open: boolean;
   ruleId: string;
   title: string;
   component: string;
   tags: string[];
-  message: string;
+  /** Text and inline code. */
+  message: InlinePart[];
+  /** The first few evidence items, shown; the others fold under `evidenceRestSummary`. */
   evidence: EvidenceView[];
+  evidenceRest: EvidenceView[];
+  evidenceRestStart: number;
+  evidenceRestSummary: string;
   hasEvidence: boolean;
   more: string | null;
-  remediation: { code: boolean; text: string }[];
+  remediation: { code: boolean; text: string; parts: InlinePart[] }[];
   hasRemediation: boolean;
   references: { text: string; href: string | null }[];
   hasReferences: boolean;
@@ -101,6 +116,15 @@ interface FindingView {
   explainedBy: { href: string; ruleId: string }[];
   explains: { href: string; ruleId: string }[];
   hasLinks: boolean;
+}
+
+/** One row of the findings table under the header. */
+export interface FindingRowView {
+  anchor: string;
+  severity: Severity;
+  title: string;
+  object: string;
+  since: string;
 }
 
 export interface HtmlView {
@@ -120,9 +144,12 @@ export interface HtmlView {
   hasBanners: boolean;
   diagnosis: DiagnosisView;
   findings: FindingView[];
+  findingRows: FindingRowView[];
   hasFindings: boolean;
   timeline: TimelineView;
   digest: DigestView | null;
+  /** One line beside a folded section's heading. */
+  notes: { digest: string; notChecked: string; problems: string; limits: string };
   updateRisks: UpdateRisksView;
   notChecked: { ruleId: string; title: string; reason: string }[];
   hasNotChecked: boolean;
@@ -152,7 +179,9 @@ export function htmlView(report: Report, options: HtmlOptions = {}): HtmlView {
     { label: 'Channel', value: c.channel },
   ].map((p) => ({ label: p.label, value: p.value === undefined || p.value === '' ? 'unknown' : s(p.value) }));
 
-  const findings = sortFindings(report.findings).map((f) => findingView(f, shown));
+  const sorted = sortFindings(report.findings);
+  const findings = sorted.map((f) => findingView(f, shown));
+  const findingRows = sorted.map((f): FindingRowView => ({ anchor: findingAnchor(f.ruleId), severity: f.severity, title: s(f.title), ...findingGlance(f) }));
   const counts = countsDesc(report);
   const collected = report.collectedAt !== undefined && report.collectedAt !== '';
   return {
@@ -175,9 +204,16 @@ export function htmlView(report: Report, options: HtmlOptions = {}): HtmlView {
     hasBanners: report.banners.length > 0,
     diagnosis: diagnosisView(report),
     findings,
+    findingRows,
     hasFindings: findings.length > 0,
     timeline: timelineView(report, { maxItems: options.maxTimelineItems, maxRows: options.maxTimelineRows }),
     digest: report.digest ? digestView(report.digest) : null,
+    notes: {
+      digest: report.digest ? digestNote(report.digest) : '',
+      notChecked: report.notChecked.length === 0 ? 'none' : `${report.notChecked.length} rule${report.notChecked.length === 1 ? '' : 's'}`,
+      problems: report.problems.length === 0 ? 'nothing' : `${report.problems.length} part${report.problems.length === 1 ? '' : 's'} of the input`,
+      limits: `${report.stats.entries} entries, ${formatBytes(report.stats.bytesRead)} read in ${Math.round(report.stats.durationMs)} ms`,
+    },
     updateRisks: updateRisksView(report.updateRisks ?? reportUpdateRisks(undefined)),
     notChecked: sortByRuleId(report.notChecked).map((n) => ({ ruleId: s(n.ruleId), title: s(n.title), reason: s(n.reason) })),
     hasNotChecked: report.notChecked.length > 0,
@@ -200,6 +236,9 @@ export function htmlView(report: Report, options: HtmlOptions = {}): HtmlView {
 }
 
 
+/** Evidence items shown before the rest fold away. */
+const EVIDENCE_UNFOLDED = 3;
+
 function findingView(f: Finding, shown: number): FindingView {
   const evidence = f.evidence.slice(0, shown).map(evidenceView);
   const notShown = evidenceNotShown(f, evidence.length);
@@ -210,7 +249,8 @@ function findingView(f: Finding, shown: number): FindingView {
     if (dropped > 0) more += ` (${dropped} not kept by the per-signal cap; see the JSON report for the ${f.evidence.length} kept)`;
     else more += ' (see the JSON report)';
   }
-  const remediation = remediationBlocks(f.remediation).map((b) => ({ code: b.kind === 'code', text: s(b.text) }));
+  const rest = evidence.slice(EVIDENCE_UNFOLDED);
+  const remediation = remediationBlocks(f.remediation).map((b) => ({ code: b.kind === 'code', text: s(b.text), parts: inlineParts(s(b.text)) }));
   const references = f.references.map((ref) => ({ text: s(ref), href: httpUrl(ref) ?? null }));
   return {
     anchor: findingAnchor(f.ruleId),
@@ -218,12 +258,16 @@ function findingView(f: Finding, shown: number): FindingView {
     explains: f.explains.map((id) => ({ href: `#${findingAnchor(id)}`, ruleId: s(id) })),
     hasLinks: f.explainedBy.length + f.explains.length > 0,
     severity: f.severity,
+    open: f.severity !== 'info',
     ruleId: s(f.ruleId),
     title: s(f.title),
     component: s(f.component),
     tags: f.tags.map(s),
-    message: s(f.message),
-    evidence,
+    message: inlineParts(s(f.message)),
+    evidence: evidence.slice(0, EVIDENCE_UNFOLDED),
+    evidenceRest: rest,
+    evidenceRestStart: EVIDENCE_UNFOLDED + 1,
+    evidenceRestSummary: `${rest.length} more evidence item${rest.length === 1 ? '' : 's'}`,
     hasEvidence: evidence.length > 0,
     more,
     remediation,
@@ -240,9 +284,11 @@ function evidenceView(e: Evidence): EvidenceView {
     e.object !== undefined
       ? s(`${e.object.kind} ${e.object.namespace !== undefined && e.object.namespace !== '' ? `${e.object.namespace}/` : ''}${e.object.name}`)
       : null;
-  const captures = e.captures !== undefined ? Object.keys(e.captures).sort().map((name) => ({ label: s(name), value: s(e.captures?.[name] ?? '') })) : [];
+  const captures = extraCaptures(e).map(([name, value]) => ({ label: s(name), value: s(value) }));
+  const short = e.file === '' ? '(derived fact)' : s(shortPath(e.file));
   return {
-    file: e.file === '' ? '(derived fact)' : s(e.file),
+    file: short,
+    fullPath: e.file !== '' && shortPath(e.file) !== e.file ? s(e.file) : null,
     line: e.line !== undefined ? String(e.line) : null,
     time: e.time !== undefined && Number.isFinite(e.time) ? formatUtc(e.time) : null,
     signal: s(e.signal),

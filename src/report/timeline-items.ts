@@ -164,7 +164,8 @@ function findingItems(analysis: Analysis): TimelineItem[] {
       items.push({
         lane: 'finding',
         start: at,
-        label: finding.ruleId,
+        // The object tells one finding's moments apart (`events-failed-scheduling Pod/apiserver-…-2zz4k`).
+        label: evidence.object !== undefined ? `${finding.ruleId} ${evidence.object.kind}/${evidence.object.name}` : finding.ruleId,
         detail: evidence.text,
         namespace: evidence.object?.namespace,
         ruleId: finding.ruleId,

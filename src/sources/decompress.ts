@@ -1,3 +1,4 @@
+import { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { createGunzip, type ZlibOptions } from 'node:zlib';
 import { Readable, type TransformOptions } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -129,7 +130,7 @@ let wasmStreams = 0;
 export async function* unxzWithWasm(input: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
   if (wasmStreams > 0) throw new Error('an xz stream inside an xz stream needs the `xz` command (xz-utils), not found on PATH');
   wasmStreams++;
-  const reader = new XzReadableStream(ReadableStream.from(input)).getReader();
+  const reader = new XzReadableStream(WebReadableStream.from(input) as ReadableStream<Uint8Array>).getReader();
   let settled = false;
   try {
     for (;;) {
