@@ -66,6 +66,8 @@ function gunzip(input: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
   const gz = createGunzip(options);
   const source = Readable.from(input);
   source.on('error', (err) => gz.destroy(err));
+  // A reader that stops early destroys the decoder: the input it was fed from ends with it.
+  gz.on('close', () => source.destroy());
   source.pipe(gz);
   return gz;
 }
@@ -121,6 +123,7 @@ export function unxzWithLiblzma(input: AsyncIterable<Buffer>): AsyncIterable<Buf
   const xz = lzma.createDecompressor({ bufsize: OUTPUT_CHUNK, readableHighWaterMark: INFLATE_AHEAD_BYTES });
   const source = Readable.from(pieces(input, XZ_INPUT_PIECE));
   source.on('error', (err) => xz.destroy(err));
+  xz.on('close', () => source.destroy());
   source.pipe(xz);
   return xz;
 }
