@@ -10,6 +10,7 @@ import { InventoryCollector, type Inventory } from '../facts/inventory.js';
 import { TimelineSourcesCollector, type TimelineSources } from '../facts/timeline-sources.js';
 import { RuleEngine, type EngineResult } from '../engine/engine.js';
 import type { Rule } from '../engine/rule.js';
+import { ClusterRoots, severalClusters } from './clusters.js';
 import { BareLogRecogniser, nothingRecognised } from './recognised.js';
 import { DigestCollector, type Digest, type ExplainedLine } from '../digest/collector.js';
 
@@ -51,7 +52,8 @@ export async function analyzeInput(input: string, options: AnalyzeOptions): Prom
   const timeline = new TimelineSourcesCollector();
   const digest = options.digest ? new DigestCollector(options.limits.maxLineBytes) : undefined;
   const logs = new BareLogRecogniser(bareInput);
-  const consumers: EntryConsumer[] = [logs, facts, timeline, ...(engine ? [engine] : []), ...(inventory ? [inventory] : []), ...(digest ? [digest] : [])];
+  const clusterRoots = new ClusterRoots();
+  const consumers: EntryConsumer[] = [logs, clusterRoots, facts, timeline, ...(engine ? [engine] : []), ...(inventory ? [inventory] : []), ...(digest ? [digest] : [])];
   const summary = await walk(source, consumers, { problems, limits: options.limits, onProgress: options.onProgress });
   if (summary.entries === 0 && problems.truncatedAt !== undefined) {
     // Nothing was read: no report to make, an input error (exit 2) with the container's reason.
@@ -60,6 +62,8 @@ export async function analyzeInput(input: string, options: AnalyzeOptions): Prom
   // Something that is no diagnostic archive is an input error, never a clean report of 0 findings.
   const unrecognised = nothingRecognised(summary, logs, problems);
   if (unrecognised !== undefined) throw new InputError(`${input}: ${unrecognised}`);
+  const clusters = clusterRoots.clusters();
+  if (clusters.length > 1) throw new InputError(severalClusters(input, clusters, source.container === 'directory'));
   const gathered = facts.facts();
   const result = engine?.finish(gathered);
   return {

@@ -103,3 +103,86 @@ describe('-o: output paths are checked before the analysis, each failure one lin
     expect(junit.stderr).toMatch(/several junit reports do not make one document/);
   });
 });
+
+describe('input that is no diagnostic archive', () => {
+  it('is a failed batch row with the reason, while the other archive is analysed', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'random.bin'), randomBytes(100 * 1024));
+    const run = bounded(['analyze', HEALTHY, join(dir, 'random.bin'), '--format', 'jsonl', '-o', '-'], 60_000);
+    expect(run.code).toBe(0);
+    const rows = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { input: string; status: string; error?: string });
+    const random = rows.find((row) => row.input.endsWith('random.bin'));
+    expect(random?.status).toBe('failed');
+    expect(random?.error).toMatch(/no must-gather, inspect or gather-extra tree, and no log: found 1 file of unknown content/);
+  });
+
+  it('inspect and timeline say so too (exit 2, one line)', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'notes.txt'), 'customer notes\n');
+    for (const command of ['inspect', 'timeline']) {
+      const run = bounded([command, join(dir, 'notes.txt')]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/^mgsift: error: .*found 1 file of unknown content/);
+    }
+  });
+});
+
+describe('two clusters in one input', () => {
+  /** A case folder: one cluster's must-gather.tar.gz beside another's unpacked must-gather.local.5/. */
+  function twoClusterCase(): string {
+    const dir = tempDir();
+    const caseDir = join(dir, 'case');
+    mkdirSync(caseDir);
+    const packed = packTree(MG_MINI, 'must-gather-aws', dir)['tar.gz'];
+    cpSync(packed, join(caseDir, 'must-gather.tar.gz'));
+    cpSync(join(MG_MINI, 'must-gather-aws'), join(caseDir, 'must-gather.local.5'), { recursive: true });
+    const image = readdirSync(join(caseDir, 'must-gather.local.5')).find((name) => name.startsWith('quay-io'))!;
+    const version = join(caseDir, 'must-gather.local.5', image, 'cluster-scoped-resources/config.openshift.io/clusterversions/version.yaml');
+    writeFileSync(version, readFileSync(version, 'utf8').replace('96eb6c40-16e8-4718-ade6-5d7c6f05e120', '1d754610-c657-4a11-ad51-733c3196dc6c'));
+    return caseDir;
+  }
+
+  it('analyze refuses one report of two clusters, naming both and how to analyse them apart', () => {
+    const caseDir = twoClusterCase();
+    const run = bounded(['analyze', caseDir, '--format', 'json', '-o', '-']);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/holds 2 clusters \(1d754610-c657-4a11-ad51-733c3196dc6c in must-gather\.local\.5\/quay-io[^,]*, 96eb6c40-16e8-4718-ade6-5d7c6f05e120 in must-gather\.tar\.gz\//);
+    expect(run.stderr).toContain(`mgsift analyze ${caseDir}/must-gather.local.5 ${caseDir}/must-gather.tar.gz`);
+  });
+
+  it('inspect --json and timeline refuse it too', () => {
+    const caseDir = twoClusterCase();
+    expect(bounded(['inspect', '--json', caseDir]).stderr).toMatch(/holds 2 clusters/);
+    expect(bounded(['timeline', caseDir, '--no-rules']).stderr).toMatch(/holds 2 clusters/);
+  });
+
+  it('inspect expands a folder of archives as analyze does; --json is always an array', () => {
+    const dir = tempDir();
+    cpSync(HEALTHY, join(dir, 'a.tar.gz'));
+    cpSync(OLD_BOOT, join(dir, 'b.tar.gz'));
+    const many = bounded(['inspect', '--json', dir]);
+    expect(many.code).toBe(0);
+    expect((JSON.parse(many.stdout) as { input: { path: string } }[]).map((r) => r.input.path)).toEqual([join(dir, 'a.tar.gz'), join(dir, 'b.tar.gz')]);
+    const one = bounded(['inspect', '--json', HEALTHY]);
+    expect(JSON.parse(one.stdout)).toHaveLength(1);
+    const timeline = bounded(['timeline', dir, '--no-rules']);
+    expect(timeline.code).toBe(2);
+    expect(timeline.stderr).toMatch(/is a folder of 2 archives; a timeline is of one/);
+  });
+});
+
+describe('list options do not eat the input', () => {
+  it('analyze --only cvo <input>, --only a,b and repeated --exclude', () => {
+    const run = bounded(['analyze', '--only', 'cvo-final-sync-lost', HEALTHY, '--format', 'json', '-o', '-']);
+    expect(run.code).toBe(0);
+    const listed = bounded(['analyze', '--only', 'cvo-final-sync-lost,clusterversion-failing', '--exclude', 'clusterversion-failing', '--exclude', 'cvo', HEALTHY, '--format', 'json', '-o', '-']);
+    expect(listed.code).toBe(0);
+  });
+
+  it('timeline --lane operator <input>', () => {
+    const run = bounded(['timeline', '--lane', 'operator', HEALTHY, '--no-rules', '--format', 'json']);
+    expect(run.code).toBe(0);
+    expect(new Set((JSON.parse(run.stdout) as { items: { lane: string }[] }).items.map((item) => item.lane))).toEqual(new Set(['operator']));
+  });
+});
