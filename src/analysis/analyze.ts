@@ -65,6 +65,7 @@ export async function analyzeInput(input: string, options: AnalyzeOptions): Prom
   const clusters = clusterRoots.clusters();
   if (clusters.length > 1) throw new InputError(severalClusters(input, clusters, source.container === 'directory'));
   const gathered = facts.facts();
+  if (problems.truncatedAt !== undefined) engine?.truncated(problems.truncatedAt);
   const result = engine?.finish(gathered);
   return {
     input,

@@ -225,7 +225,9 @@ async function* enforceLimits(entries: AsyncIterable<Entry>, options: SourceOpti
         continue;
       }
       if (entry.size !== undefined && entry.size > limits.maxEntryBytes) {
-        problems.warn(entry.path, `entry of ${entry.size} bytes skipped (--max-entry-bytes ${limits.maxEntryBytes})`);
+        const reason = `entry of ${entry.size} bytes skipped (--max-entry-bytes ${limits.maxEntryBytes})`;
+        problems.warn(entry.path, reason);
+        yield { ...entry, skipped: reason, body: emptyBody };
         continue;
       }
       if (total >= limits.maxTotalBytes) {

@@ -186,3 +186,73 @@ describe('list options do not eat the input', () => {
     expect(new Set((JSON.parse(run.stdout) as { items: { lane: string }[] }).items.map((item) => item.lane))).toEqual(new Set(['operator']));
   });
 });
+
+describe('one logical log per namespace, pod, container and stream', () => {
+  const CVO_POD = 'cluster-version-operator-849b4dcf9c-dl6zb';
+  const imageOf = (mg: string): string => readdirSync(mg).find((name) => name.startsWith('quay-io'))!;
+  const cvoLog = (mg: string): string =>
+    join(mg, imageOf(mg), 'namespaces/openshift-cluster-version/pods', CVO_POD, 'cluster-version-operator/cluster-version-operator/logs/current.log');
+
+  interface Report {
+    digest?: { lines: number };
+    problems: { path: string; reason: string }[];
+    findings: { evidence: { file: string; line?: number }[] }[];
+  }
+  const report = (input: string): Report => JSON.parse(bounded(['analyze', input, '--format', 'json', '-o', '-', '--fail-on', 'critical']).stdout) as Report;
+
+  it("a Prow job's gather-extra and must-gather copies of a pod log are read once", () => {
+    const dir = tempDir();
+    const mg = join(dir, 'artifacts/e2e/gather-must-gather/artifacts/must-gather-aws');
+    cpSync(join(MG_MINI, 'must-gather-aws'), mg, { recursive: true });
+    const pods = join(dir, 'artifacts/e2e/gather-extra/artifacts/pods');
+    mkdirSync(pods, { recursive: true });
+    cpSync(cvoLog(mg), join(pods, `openshift-cluster-version_${CVO_POD}_cluster-version-operator.log`));
+    const alone = report(MG_MINI);
+    const both = report(dir);
+    expect(both.digest?.lines).toBe(alone.digest?.lines);
+    const skipped = both.problems.filter((p) => p.reason.startsWith('skipped as duplicate'));
+    expect(skipped.map((p) => p.path)).toEqual([cvoLog(mg).slice(dir.length + 1)]);
+    expect(skipped[0]!.reason).toContain(`(openshift-cluster-version/${CVO_POD}/cluster-version-operator, current) was read from artifacts/e2e/gather-extra/artifacts/pods/`);
+    for (const finding of both.findings) {
+      const places = finding.evidence.filter((e) => e.line !== undefined).map((e) => `${e.line}`);
+      expect(new Set(places).size).toBe(places.length);
+    }
+  });
+
+  it('two image roots of one must-gather whose namespaces overlap count each log once', () => {
+    const dir = tempDir();
+    const mg = join(dir, 'must-gather-aws');
+    cpSync(join(MG_MINI, 'must-gather-aws'), mg, { recursive: true });
+    const image = imageOf(mg);
+    cpSync(join(mg, image, 'namespaces'), join(mg, `${image.replace(/sha256-\w+$/, 'sha256-')}${'0'.repeat(64)}`, 'namespaces'), { recursive: true });
+    const alone = report(MG_MINI);
+    const both = report(dir);
+    expect(both.digest?.lines).toBe(alone.digest?.lines);
+    expect(both.problems.filter((p) => p.reason.startsWith('skipped as duplicate')).length).toBeGreaterThan(0);
+  });
+});
+
+describe('a rule over skipped input is not checked, never passed', () => {
+  interface Report {
+    passed: { ruleId: string }[];
+    notChecked: { ruleId: string; reason: string }[];
+  }
+  const report = (args: string[]): Report => JSON.parse(bounded(['analyze', ...args, '--format', 'json', '-o', '-', '--fail-on', 'critical'], 60_000).stdout) as Report;
+
+  it('--max-entry-bytes skipping events.yaml: events-failed-scheduling is not checked, naming the file', () => {
+    const r = report([HEALTHY, '--max-entry-bytes', '1K']);
+    expect(r.passed.map((p) => p.ruleId)).not.toContain('events-failed-scheduling');
+    const events = r.notChecked.find((n) => n.ruleId === 'events-failed-scheduling');
+    expect(events?.reason).toMatch(/^part of its input was not read: .*events\.yaml: entry of \d+ bytes skipped \(--max-entry-bytes 1024\)/);
+  });
+
+  it('a truncated .tar.xz passes no rule that reads logs, objects or events', () => {
+    const dir = tempDir();
+    const whole = readFileSync(packTree(MG_MINI, 'must-gather-aws', dir)['tar.xz']);
+    writeFileSync(join(dir, 'cut.tar.xz'), whole.subarray(0, Math.floor(whole.length / 2)));
+    const r = report([join(dir, 'cut.tar.xz')]);
+    const unread = r.notChecked.filter((n) => n.reason.startsWith('part of its input was not read: the input is truncated or corrupt after '));
+    expect(unread.length).toBeGreaterThan(0);
+    expect(r.passed.map((p) => p.ruleId)).not.toContain('pod-crashlooping');
+  });
+});
