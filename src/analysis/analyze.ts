@@ -38,6 +38,11 @@ export interface AnalyzeOptions {
   /** Fold the failure lines that no finding explains into the unrecognised-errors digest. */
   digest?: boolean;
   onProgress?: (progress: WalkProgress) => void;
+  /**
+   * Refuse an input that holds no gather tree and no log (default). Rule fixtures turn it off:
+   * a fixture may be one line that only its rule reads.
+   */
+  requireArchive?: boolean;
 }
 
 /** The whole pipeline for one input: source → layout → parsers → facts and rules, in one pass. */
@@ -60,7 +65,7 @@ export async function analyzeInput(input: string, options: AnalyzeOptions): Prom
     throw new InputError(`${input}: ${problems.items[0]?.reason ?? 'unreadable'}`);
   }
   // Something that is no diagnostic archive is an input error, never a clean report of 0 findings.
-  const unrecognised = nothingRecognised(summary, logs, problems);
+  const unrecognised = options.requireArchive === false ? undefined : nothingRecognised(summary, logs, problems);
   if (unrecognised !== undefined) throw new InputError(`${input}: ${unrecognised}`);
   const clusters = clusterRoots.clusters();
   if (clusters.length > 1) throw new InputError(severalClusters(input, clusters, source.container === 'directory'));

@@ -9,6 +9,10 @@ const MIN_SHARE = 0.2;
 
 /** `time="2021-08-03T09:28:09Z" level=info msg=…` (logrus, as the installer and some operators write). */
 const LOGFMT_TIME = /^time="\d{4}-\d\d-\d\d[Tt ]\d\d:\d\d:\d\d/;
+/** An RFC 3339 time with its `T`, then a tab or space: zap's console format, Go's log package with RFC 3339. */
+const RFC3339_THEN_FIELD = /^\d{4}-\d\d-\d\d[Tt]\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:[Zz]|[+-]\d\d:?\d\d)?[\t ]/;
+/** What the Go runtime writes when a program dies: `panic: …`, `fatal error: …`, `goroutine 1 [running]:`. */
+const GO_RUNTIME = /^(?:panic: |fatal error: |goroutine \d+ \[)/;
 /** A JSON log record (zap, klog's JSON format): an object with a time or level key. */
 const JSON_RECORD = /^\{.*"(?:ts|time|timestamp|level)"\s*:/;
 
@@ -17,7 +21,11 @@ const JSON_RECORD = /^\{.*"(?:ts|time|timestamp|level)"\s*:/;
  * - an RFC 3339 time, the kubelet / CRI prefix (`2021-08-03T09:28:09.655Z [stdout F] …`);
  * - a klog header (`I0803 09:28:09.655711       1 sync_worker.go:602] …`);
  * - a journal prefix (`Aug 03 09:10:41 host kubelet[1234]: …`) or journalctl's `-- Logs begin at … --`;
- * - a logrus `time="…"` field first, or a JSON record with a `ts`/`time`/`level` key.
+ * - an RFC 3339 time then a tab (zap's console format);
+ * - a logrus `time="…"` field first, or a JSON record with a `ts`/`time`/`level` key;
+ * - the Go runtime's `panic:`, `fatal error:` or `goroutine N [` lines.
+ * A time without the `T` (`2021-08-03 09:10:11,123 INFO`, Python's default) is not enough: that is
+ * how a sosreport's own sos.log begins, and a sosreport is no cluster archive.
  */
 export function looksLikeLogLine(line: string): boolean {
   return (
@@ -25,6 +33,8 @@ export function looksLikeLogLine(line: string): boolean {
     klogHeaderEnd(line) >= 0 ||
     journalPrefixLength(line) > 0 ||
     JOURNAL_BANNER_RE.test(line) ||
+    RFC3339_THEN_FIELD.test(line) ||
+    GO_RUNTIME.test(line) ||
     LOGFMT_TIME.test(line) ||
     JSON_RECORD.test(line)
   );

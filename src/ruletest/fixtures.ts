@@ -53,7 +53,7 @@ export async function fixtureCases(rule: Rule): Promise<FixtureCase[]> {
 
 /** Runs one case through the same pipeline as `analyze`; returns why it failed, or nothing. */
 export async function runCase(fixture: FixtureCase, limits: Limits): Promise<string[]> {
-  const analysis = await analyzeInput(fixture.input, { limits, rules: [fixture.rule] });
+  const analysis = await analyzeInput(fixture.input, { limits, rules: [fixture.rule], requireArchive: false });
   const result = analysis.result!;
   const finding = result.findings.find((f) => f.ruleId === fixture.rule.id);
   const notChecked = result.notChecked.find((n) => n.ruleId === fixture.rule.id);
