@@ -51,7 +51,9 @@ export function analyzeCommand(): Command {
     const failOn = flags.failOn as Severity;
     const loaded = await loadRulesOrFail(flags.rules ?? []);
     const rules = selectRules(loaded.rules, flags.only, flags.exclude);
-    const spec: BatchSpec = { limits: limitsFrom(flags), ruleDirs: flags.rules ?? [], ruleIds: rules.map((r) => r.id) };
+    const chosen = new Set(rules.map((r) => r.id));
+    const selection = flags.only || flags.exclude ? { only: flags.only ?? [], exclude: flags.exclude ?? [], leftOut: loaded.rules.filter((r) => !chosen.has(r.id)).map((r) => r.id) } : undefined;
+    const spec: BatchSpec = { limits: limitsFrom(flags), ruleDirs: flags.rules ?? [], ruleIds: [...chosen], selection };
     const say = (line: string): void => {
       if (!flags.quiet && !toStdout) process.stderr.write(`${line}\n`);
     };
@@ -120,7 +122,7 @@ export function analyzeCommand(): Command {
             row = archiveRow(input, outcome.report, files);
             const c = outcome.report.counts;
             const where = files.length > 0 ? ` → ${files.map((f) => (toFolder ? join(flags.output, f) : flags.output)).join(', ')}` : '';
-            const partial = row.status === 'partial' ? ` (read in part: ${row.error ?? ''})` : '';
+            const partial = row.status === 'partial' ? ` (read in part: ${row.error ?? ''})` : row.status === 'nothing-checked' ? ' (nothing checked)' : '';
             say(`${input}: ${c.critical} critical, ${c.error} error, ${c.warning} warning, ${c.info} info; ${outcome.report.notChecked.length} not checked${partial}${where}`);
           }
           rows[index] = row;
@@ -135,7 +137,7 @@ export function analyzeCommand(): Command {
         const index = buildIndex(rows, failOn);
         const written = await writeIndex(index, flags.output);
         const s = index.summary;
-        say(`index: ${s.archives} archives (${s.partial} read in part, ${s.failed} failed) → ${written.join(', ')}`);
+        say(`index: ${s.archives} archives (${s.partial} read in part, ${s.nothingChecked} with nothing checked, ${s.failed} failed) → ${written.join(', ')}`);
       }
       // 2 only when nothing could be analysed; else 1 when any archive holds a finding at or above --fail-on.
       const analysed = rows.filter((row) => row.status !== 'failed').length;

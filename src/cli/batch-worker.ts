@@ -13,7 +13,7 @@ const rules = await specRules(spec);
 
 port.on('message', (request: PoolRequest<string>) => {
   const reply = (result: Outcome): void => port.postMessage({ index: request.index, result } satisfies PoolReply<Outcome>);
-  reportOf(request.task, spec.limits, rules).then(
+  reportOf(request.task, spec, rules).then(
     (report) => reply({ report }),
     (err: unknown) => reply({ error: describeError(err) }),
   );

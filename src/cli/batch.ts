@@ -7,8 +7,8 @@
  */
 import { Worker } from 'node:worker_threads';
 import { analyzeInput } from '../analysis/analyze.js';
-import { buildReport } from '../report/build.js';
-import type { Report } from '../report/model.js';
+import { buildReport, withSelection } from '../report/build.js';
+import type { Report, RuleSelection } from '../report/model.js';
 import type { WalkProgress } from '../ingest/walk.js';
 import { loadRules } from '../engine/load.js';
 import type { Rule } from '../engine/rule.js';
@@ -22,14 +22,16 @@ export interface BatchSpec {
   ruleDirs: string[];
   /** The rules `--only` / `--exclude` selected, by id. */
   ruleIds: string[];
+  /** What `--only` / `--exclude` asked and left out, for every report to say. */
+  selection?: RuleSelection | undefined;
 }
 
 /** One input's result: its report, or the one-line reason there is none. */
 export type Outcome = { report: Report } | { error: string; cause?: unknown };
 
 /** The whole pipeline for one input, down to the report every renderer draws from. */
-export async function reportOf(input: string, limits: Limits, rules: readonly Rule[], onProgress?: (progress: WalkProgress) => void): Promise<Report> {
-  return buildReport(await analyzeInput(input, { limits, rules, digest: true, onProgress }));
+export async function reportOf(input: string, spec: BatchSpec, rules: readonly Rule[], onProgress?: (progress: WalkProgress) => void): Promise<Report> {
+  return withSelection(buildReport(await analyzeInput(input, { limits: spec.limits, rules, digest: true, onProgress })), spec.selection);
 }
 
 /** The rules a {@link BatchSpec} names (its folders were loaded and checked once already). */
@@ -62,7 +64,7 @@ async function* inThread(inputs: readonly string[], spec: BatchSpec, options: An
     const progress = options.progress?.(input);
     let result: Outcome;
     try {
-      result = { report: await reportOf(input, spec.limits, options.rules, progress && ((at) => progress.update(at))) };
+      result = { report: await reportOf(input, spec, options.rules, progress && ((at) => progress.update(at))) };
     } catch (err) {
       result = { error: describeError(err), cause: err };
     } finally {

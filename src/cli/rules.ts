@@ -11,6 +11,7 @@ import type { Rule } from '../engine/rule.js';
 import { isPlainObject as isRecord } from '../parsers/k8s.js';
 import { UsageError } from './options.js';
 import { writeAtomically } from './output.js';
+import { requireFolders } from './rule-selection.js';
 
 export function rulesCommand(): Command {
   const rules = new Command('rules').description('list, lint and test rules');
@@ -19,6 +20,7 @@ export function rulesCommand(): Command {
     .description('id, severity, status, component, title of every rule')
     .option('--rules <dir...>', 'also list rules from these folders')
     .action(async (flags: { rules?: string[] }) => {
+      await requireFolders(flags.rules ?? []);
       const loaded = await loadRules(flags.rules ?? []);
       const rows = [...loaded.rules].sort((a, b) => a.component.localeCompare(b.component) || a.id.localeCompare(b.id));
       for (const r of rows) process.stdout.write(`${r.id.padEnd(36)} ${r.severity.padEnd(8)} ${r.status.padEnd(12)} ${r.component.padEnd(26)} ${r.title}\n`);
@@ -173,7 +175,9 @@ async function loadPaths(paths: readonly string[]): Promise<{ rules: Rule[]; iss
   const issues: RuleIssue[] = [];
   const dirs: string[] = [];
   for (const path of paths) {
-    if ((await stat(path)).isDirectory()) dirs.push(path);
+    const info = await stat(path).catch(() => undefined);
+    if (info === undefined) throw new UsageError(`${path}: no such rule folder or file`);
+    if (info.isDirectory()) dirs.push(path);
     else {
       const { rule, issues: found } = loadRuleText(path, await readFile(path, 'utf8'), false);
       issues.push(...found);

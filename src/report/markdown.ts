@@ -123,7 +123,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
 
   // Rules not checked / passed.
   out.push('## Rules not checked', '');
-  if (report.notChecked.length === 0) out.push('Every rule could be evaluated.', '');
+  if (report.notChecked.length === 0) out.push(report.selection ? 'Every rule that ran could be evaluated (see the rule selection above).' : 'Every rule could be evaluated.', '');
   else {
     out.push(table(['Rule', 'Title', 'Why not'], sortByRuleId(report.notChecked).map((n) => [n.ruleId, n.title, n.reason])));
   }

@@ -98,6 +98,13 @@ export interface TimelineOmission {
   reason: string;
 }
 
+/** How `--only` / `--exclude` narrowed the rule pack, and the rules they left out (by id). */
+export interface RuleSelection {
+  only: string[];
+  exclude: string[];
+  leftOut: string[];
+}
+
 export interface Report {
   schemaVersion: string;
   tool: { name: 'mgsift'; version: string };
@@ -113,6 +120,8 @@ export interface Report {
   findings: Finding[];
   notChecked: NotChecked[];
   passed: Passed[];
+  /** Rules --only / --exclude left out; absent when the whole pack ran. */
+  selection?: RuleSelection | undefined;
   facts: {
     history: HistoryRow[];
     timeline: TimelineItem[];

@@ -256,3 +256,43 @@ describe('a rule over skipped input is not checked, never passed', () => {
     expect(r.passed.map((p) => p.ruleId)).not.toContain('pod-crashlooping');
   });
 });
+
+describe('reports say what did not run or could not be checked', () => {
+  it('--only names the selection and the rules left out, in JSON, Markdown and JUnit', () => {
+    const json = JSON.parse(bounded(['analyze', HEALTHY, '--only', 'cvo', '--format', 'json', '-o', '-']).stdout) as {
+      selection: { only: string[]; leftOut: string[] };
+      banners: string[];
+    };
+    expect(json.selection.only).toEqual(['cvo']);
+    expect(json.selection.leftOut).toContain('pod-crashlooping');
+    expect(json.banners.join('\n')).toMatch(/Rules selected with --only cvo: \d+ rule\(s\) of the pack did not run \(.*clusteroperator-degraded/);
+    const md = bounded(['analyze', HEALTHY, '--only', 'cvo', '--format', 'md', '-o', '-']).stdout;
+    expect(md).not.toContain('Every rule could be evaluated.');
+    expect(md).toMatch(/Rules selected with --only cvo/);
+    expect(bounded(['analyze', HEALTHY, '--exclude', 'cvo', '--format', 'junit', '-o', '-']).stdout).toMatch(/Rules selected with --exclude cvo/);
+  });
+
+  it('a batch row carries its not-checked count, and "nothing-checked" when no rule could be checked', () => {
+    const dir = tempDir();
+    const ns = join(dir, 'bare-mg', 'must-gather.local.1', `quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-${'0'.repeat(64)}`, 'namespaces/foo/core');
+    mkdirSync(ns, { recursive: true });
+    writeFileSync(join(ns, 'configmaps.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: foo\n');
+    const run = bounded(['analyze', join(dir, 'bare-mg'), HEALTHY, '--format', 'jsonl', '-o', '-'], 60_000);
+    const rows = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { input: string; status: string; notChecked?: number; error?: string });
+    const empty = rows.find((row) => row.input.endsWith('bare-mg'))!;
+    expect(empty.status).toBe('nothing-checked');
+    expect(empty.error).toMatch(/^none of the \d+ rules could be checked \(/);
+    expect(empty.notChecked).toBeGreaterThan(10);
+    const healthy = rows.find((row) => row.input === HEALTHY)!;
+    expect(healthy.status).toBe('ok');
+    expect(typeof healthy.notChecked).toBe('number');
+  });
+
+  it('a mistyped --rules is exit 2 with the path, for analyze and rules list', () => {
+    for (const args of [['analyze', HEALTHY, '--rules', '/nonexistent/rules', '-o', '-', '--format', 'json'], ['rules', 'list', '--rules', '/nonexistent/rules']]) {
+      const run = bounded(args);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toBe('mgsift: error: --rules /nonexistent/rules: no such folder\n');
+    }
+  });
+});
