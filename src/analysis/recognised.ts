@@ -52,13 +52,13 @@ export function nothingRecognised(summary: WalkSummary, logs: BareLogRecogniser,
   if (summary.layout === 'must-gather' || summary.layout === 'inspect' || summary.layout === 'gather-extra') return undefined;
   if (logs.logs > 0) return undefined;
   const found: string[] = [];
-  if (logs.bareInput) found.push(summary.bytesRead === 0 ? 'an empty file' : '1 file of unknown content (its first lines carry no log times or klog headers)');
+  if (logs.bareInput) found.push(summary.bytesRead === 0 ? (problems.items.length > 0 ? '1 file that could not be read' : 'an empty file') : '1 file of unknown content (its first lines carry no log times or klog headers)');
   else if (logs.notLogs > 0) found.push(`${count(logs.notLogs, '.log file')} without log times or klog headers`);
   const unknown = logs.bareInput ? 0 : summary.files - logs.notLogs;
   if (unknown > 0) found.push(`${count(unknown, 'file')} of unknown content`);
   const others = summary.entries - summary.files;
   if (others > 0) found.push(`${count(others, 'link or special file', 'links or special files')}, not followed`);
-  const first = problems.items[0];
+  const first = problems.items.find((p) => p.severity === 'error') ?? problems.items[0];
   const broken = first ? `; ${first.path ? `${first.path}: ` : ''}${first.reason}` : '';
   return `no must-gather, inspect or gather-extra tree, and no log: found ${found.length > 0 ? found.join(', ') : 'nothing'}${broken}`;
 }

@@ -99,7 +99,7 @@ export class RuleEngine implements EntryConsumer {
 
   /** The input stopped early: no log, object or event signal saw all of it. */
   truncated(at: string): void {
-    for (const state of this.states) if (state.signal.type !== 'fact') state.unread ??= `the input is truncated or corrupt after ${at}`;
+    for (const state of this.states) if (state.signal.type !== 'fact') state.unread ??= `the input was read only up to ${at}`;
   }
 
   private scopeHolds(state: SignalState, entry: ClassifiedEntry): boolean {

@@ -4,7 +4,7 @@ import { LayoutDetector } from '../layout/classify.js';
 import type { ClassifiedEntry } from '../layout/types.js';
 import { parseYamlItems } from '../parsers/yaml.js';
 import { parseJsonItems, parseJsonTextItems } from '../parsers/json.js';
-import { readAll } from '../sources/bytes.js';
+import { readAll, TooLargeError } from '../sources/bytes.js';
 import { LongLineCounter } from '../parsers/lines.js';
 import { isSingleFile } from '../sources/open.js';
 import type { Entry, InputPosition, Source } from '../sources/types.js';
@@ -187,7 +187,9 @@ async function readObjects(
   }
   // YAML is parsed whole (js-yaml does not stream): files above the parse limit are skipped.
   let buffer: Buffer | undefined = await readAll(entry.body(), Math.min(options.limits.maxParseBytes, options.limits.maxEntryBytes)).catch((err: unknown) => {
-    problems.warn(entry.path, `not parsed: ${describeError(err)} (--max-parse-bytes)`);
+    // Only a file over the bound is the parse limit's doing; a broken stream (a truncated .xz) is not.
+    if (err instanceof TooLargeError) problems.warn(entry.path, `not parsed: ${describeError(err)} (--max-parse-bytes)`);
+    else problems.error(entry.path, `read failed: ${describeError(err)}`);
     return undefined;
   });
   if (!buffer) return 0;

@@ -22,7 +22,12 @@ export function buildReport(analysis: Analysis, now: Date = new Date()): Report 
 
   const banners: string[] = [];
   for (const finding of findings) if (finding.banner) banners.push(finding.banner);
-  if (problems.truncatedAt) banners.push(`The input is truncated or corrupt: it was read up to ${problems.truncatedAt}; anything after it is missing from this report.`);
+  if (problems.truncatedAt && problems.truncatedBy === 'limit') {
+    const why = problems.items.find((p) => p.severity === 'error')?.reason ?? 'a limit';
+    banners.push(`Reading stopped at a limit (${why}): it was read up to ${problems.truncatedAt}; anything after it is missing from this report.`);
+  } else if (problems.truncatedAt) {
+    banners.push(`The input is truncated or corrupt: it was read up to ${problems.truncatedAt}; anything after it is missing from this report.`);
+  }
   const notChecked = result?.notChecked ?? [];
   if (notChecked.length > 0) banners.push(`${notChecked.length} rule(s) could not be checked on this input; see "Rules not checked".`);
   if (problems.items.length + problems.dropped > 0) banners.push(skippedBanner(problems));
