@@ -310,3 +310,12 @@ describe('messages say what happened', () => {
     }
   });
 });
+
+describe('a stop at a limit is headed as one', () => {
+  it('--max-entries: "Reading stopped at a limit", not "truncated or corrupt"', () => {
+    const report = JSON.parse(bounded(['analyze', HEALTHY, '--max-entries', '10', '--format', 'json', '-o', '-', '--fail-on', 'critical']).stdout) as { banners: string[] };
+    const banners = report.banners.join('\n');
+    expect(banners).toMatch(/Reading stopped at a limit \(more than 10 entries: the rest was not read \(--max-entries\)\)/);
+    expect(banners).not.toMatch(/truncated or corrupt/);
+  });
+});
