@@ -93,6 +93,7 @@ function finding(f: Finding): JsonObject {
     evidenceDropped: num(f.evidenceDropped),
   };
   put(out, 'banner', f.banner);
+  put(out, 'caveat', f.caveat);
   return out;
 }
 
