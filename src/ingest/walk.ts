@@ -190,7 +190,7 @@ async function readObjects(
   let buffer: Buffer | undefined = await readAll(entry.body(), Math.min(options.limits.maxParseBytes, options.limits.maxEntryBytes)).catch((err: unknown) => {
     // Only a file over the bound is the parse limit's doing; a broken stream (a truncated .xz) is not.
     if (err instanceof TooLargeError) problems.warn(entry.path, `not parsed: ${describeError(err)} (--max-parse-bytes)`);
-    else problems.error(entry.path, `read failed: ${describeError(err)}`);
+    else problems.warn(entry.path, `not parsed: read failed: ${describeError(err)}`);
     return undefined;
   });
   if (!buffer) return 0;
