@@ -36,7 +36,7 @@ export function analyzeCommand(): Command {
         '<input...>',
         'directory, archive (.tar, .tar.gz, .tar.xz, .zip), log file, or a folder of archives; each archive is one analysis',
       )
-      .option('-o, --output <path>', 'output folder; a file for one format (a name ending .html, .json, .md, .xml, .jsonl); - for stdout', 'mgsift-report')
+      .option('-o, --output <path>', 'output folder; a file for one format (a name ending .html, .json, .md, .txt, .xml, .jsonl); - for stdout', 'mgsift-report')
       .option('--format <list>', `comma-separated: ${FORMATS.join(', ')}, ${JSONL} (one line per archive); default html,json, or the one -o's suffix names`, 'html,json')
       .addOption(new Option('--fail-on <severity>', 'exit 1 when a finding is at or above this').choices([...SEVERITIES]).default('error'))
       .option('--rules <dir>', 'add a folder of rules (an existing id replaces the built-in rule); repeat for more', collectRepeated)
@@ -47,6 +47,8 @@ export function analyzeCommand(): Command {
   ).action(async (inputs: string[], flags: AnalyzeFlags, command: Command) => {
     const jobs = Number(flags.jobs);
     if (!Number.isInteger(jobs) || jobs < 1) throw new UsageError(`--jobs needs a whole number of at least 1, not '${flags.jobs}'`);
+    // The diagnosis alone is for a terminal: stdout unless -o says otherwise.
+    if (flags.format.trim().toLowerCase() === 'text' && command.getOptionValueSource('output') === 'default') flags.output = '-';
     const toStdout = isStdout(flags.output);
     const failOn = flags.failOn as Severity;
     const loaded = await loadRulesOrFail(flags.rules ?? []);
@@ -155,6 +157,7 @@ const SUFFIX_FORMATS: Record<string, Format | typeof JSONL> = {
   markdown: 'md',
   xml: 'junit',
   jsonl: JSONL,
+  txt: 'text',
 };
 
 export function suffixFormat(path: string): Format | typeof JSONL | undefined {
@@ -209,7 +212,7 @@ function parseFormats(text: string): { formats: Format[]; jsonl: boolean } {
 }
 
 function extensionOf(format: Format): string {
-  return format === 'junit' ? 'junit.xml' : format;
+  return format === 'junit' ? 'junit.xml' : format === 'text' ? 'txt' : format;
 }
 
 /** A file-name stem from an input path: `case/must-gather.tar.gz` → `must-gather`. */
