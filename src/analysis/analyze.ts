@@ -10,6 +10,8 @@ import { InventoryCollector, type Inventory } from '../facts/inventory.js';
 import { TimelineSourcesCollector, type TimelineSources } from '../facts/timeline-sources.js';
 import { RuleEngine, type EngineResult } from '../engine/engine.js';
 import type { Rule } from '../engine/rule.js';
+import { ClusterRoots, severalClusters } from './clusters.js';
+import { BareLogRecogniser, nothingRecognised } from './recognised.js';
 import { DigestCollector, type Digest, type ExplainedLine } from '../digest/collector.js';
 import { MetricsCollector } from '../facts/metrics.js';
 import type { RiskData } from '../risks/load.js';
@@ -45,6 +47,11 @@ export interface AnalyzeOptions {
   onProgress?: (progress: WalkProgress) => void;
   /** Where the entries come from when not from the path (the built-in fixtures inside the single file). */
   open?: ((options: SourceOptions) => Source) | undefined;
+  /**
+   * Refuse an input that holds no gather tree and no log (default). Rule fixtures turn it off:
+   * a fixture may be one line that only its rule reads.
+   */
+  requireArchive?: boolean;
 }
 
 /** The whole pipeline for one input: source → layout → parsers → facts and rules, in one pass. */
@@ -59,14 +66,22 @@ export async function analyzeInput(input: string, options: AnalyzeOptions): Prom
   const inventory = options.inventory ? new InventoryCollector() : undefined;
   const timeline = new TimelineSourcesCollector();
   const digest = options.digest ? new DigestCollector(options.limits.maxLineBytes) : undefined;
+  const logs = new BareLogRecogniser(bareInput);
+  const clusterRoots = new ClusterRoots();
   const metrics = options.riskData ? new MetricsCollector() : undefined;
-  const consumers: EntryConsumer[] = [facts, timeline, ...(engine ? [engine] : []), ...(inventory ? [inventory] : []), ...(digest ? [digest] : []), ...(metrics ? [metrics] : [])];
+  const consumers: EntryConsumer[] = [logs, clusterRoots, facts, timeline, ...(engine ? [engine] : []), ...(inventory ? [inventory] : []), ...(digest ? [digest] : []), ...(metrics ? [metrics] : [])];
   const summary = await walk(source, consumers, { problems, limits: options.limits, onProgress: options.onProgress });
   if (summary.entries === 0 && problems.truncatedAt !== undefined) {
     // Nothing was read: no report to make, an input error (exit 2) with the container's reason.
     throw new InputError(`${input}: ${problems.items[0]?.reason ?? 'unreadable'}`);
   }
+  // Something that is no diagnostic archive is an input error, never a clean report of 0 findings.
+  const unrecognised = options.requireArchive === false ? undefined : nothingRecognised(summary, logs, problems);
+  if (unrecognised !== undefined) throw new InputError(`${input}: ${unrecognised}`);
+  const clusters = clusterRoots.clusters();
+  if (clusters.length > 1) throw new InputError(severalClusters(input, clusters, source.container === 'directory'));
   const gathered = facts.facts();
+  if (problems.truncatedAt !== undefined) engine?.truncated(problems.truncatedAt);
   const archiveMetrics = metrics?.metrics();
   const risks = options.riskData && archiveMetrics ? updateRisks(options.riskData, gathered, archiveMetrics, archiveMetrics.clusterVersion()) : undefined;
   const result = engine?.finish({ ...gathered, updateRisks: risks });

@@ -14,7 +14,7 @@ const loaded = Promise.all([specRules(spec), specRiskData(spec)]);
 
 port.on('message', (request: PoolRequest<string>) => {
   const reply = (result: Outcome): void => port.postMessage({ index: request.index, result } satisfies PoolReply<Outcome>);
-  loaded.then(([rules, riskData]) => reportOf(request.task, spec.limits, rules, riskData)).then(
+  loaded.then(([rules, riskData]) => reportOf(request.task, spec, rules, riskData)).then(
     (report) => reply({ report }),
     (err: unknown) => reply({ error: describeError(err) }),
   );

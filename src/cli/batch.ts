@@ -7,8 +7,8 @@
  */
 import { Worker } from 'node:worker_threads';
 import { analyzeInput } from '../analysis/analyze.js';
-import { buildReport } from '../report/build.js';
-import type { Report } from '../report/model.js';
+import { buildReport, withSelection } from '../report/build.js';
+import type { Report, RuleSelection } from '../report/model.js';
 import type { WalkProgress } from '../ingest/walk.js';
 import { loadRules } from '../engine/load.js';
 import type { Rule } from '../engine/rule.js';
@@ -27,6 +27,8 @@ export interface BatchSpec {
   ruleIds: string[];
   /** The update-risk data folder (`--update-risks`), loaded once per worker. */
   updateRisksDir?: string | undefined;
+  /** What `--only` / `--exclude` asked and left out, for every report to say. */
+  selection?: RuleSelection | undefined;
 }
 
 /** One input's result: its report, or the one-line reason there is none. */
@@ -35,12 +37,12 @@ export type Outcome = { report: Report } | { error: string; cause?: unknown };
 /** The whole pipeline for one input, down to the report every renderer draws from. */
 export async function reportOf(
   input: string,
-  limits: Limits,
+  spec: BatchSpec,
   rules: readonly Rule[],
   riskData: RiskData | undefined,
   onProgress?: (progress: WalkProgress) => void,
 ): Promise<Report> {
-  return buildReport(await analyzeInput(input, { limits, rules, digest: true, riskData, onProgress }));
+  return withSelection(buildReport(await analyzeInput(input, { limits: spec.limits, rules, digest: true, riskData, onProgress })), spec.selection);
 }
 
 /** The update-risk data a {@link BatchSpec} names. */
@@ -81,7 +83,7 @@ async function* inThread(inputs: readonly string[], spec: BatchSpec, options: An
     const progress = options.progress?.(input);
     let result: Outcome;
     try {
-      result = { report: await reportOf(input, spec.limits, options.rules, options.riskData, progress && ((at) => progress.update(at))) };
+      result = { report: await reportOf(input, spec, options.rules, options.riskData, progress && ((at) => progress.update(at))) };
     } catch (err) {
       result = { error: describeError(err), cause: err };
     } finally {

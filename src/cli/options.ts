@@ -46,3 +46,16 @@ export function limitsFrom(flags: LimitFlags): Limits {
     maxInflationRatio: flags.maxInflationRatio ? parseCount(flags.maxInflationRatio) : DEFAULT_LIMITS.maxInflationRatio,
   };
 }
+
+/**
+ * A list option taking one value per flag, repeated or comma-separated (`--only a,b --only c`):
+ * a variadic option would swallow the input paths that follow it.
+ */
+export function collectList(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), ...value.split(',').map((item) => item.trim()).filter(Boolean)];
+}
+
+/** The same, one whole value per flag (a folder name may hold a comma). */
+export function collectRepeated(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}

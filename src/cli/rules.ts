@@ -12,6 +12,7 @@ import { conditionText } from '../engine/condition.js';
 import { isPlainObject as isRecord } from '../parsers/k8s.js';
 import { UsageError } from './options.js';
 import { writeAtomically } from './output.js';
+import { requireFolders } from './rule-selection.js';
 
 /** The severity a rule fires at, and the ones its `severityWhen` can give it: `warning, info when not still_pending`. */
 export function severityText(rule: Pick<Rule, 'severity' | 'severityWhen'>): string {
@@ -32,6 +33,7 @@ export function rulesCommand(): Command {
     .description('id, severity (and when it changes), status, component, title of every rule')
     .option('--rules <dir...>', 'also list rules from these folders')
     .action(async (flags: { rules?: string[] }) => {
+      await requireFolders(flags.rules ?? []);
       const loaded = await loadRules(flags.rules ?? []);
       const rows = [...loaded.rules].sort((a, b) => a.component.localeCompare(b.component) || a.id.localeCompare(b.id));
       process.stdout.write(alignedTable(['ID', 'SEVERITY', 'STATUS', 'COMPONENT', 'TITLE'], rows.map((r) => [r.id, severityText(r), r.status, r.component, r.title])));
@@ -187,7 +189,9 @@ async function loadPaths(paths: readonly string[]): Promise<{ rules: Rule[]; iss
   const issues: RuleIssue[] = [];
   const dirs: string[] = [];
   for (const path of paths) {
-    if ((await stat(path)).isDirectory()) dirs.push(path);
+    const info = await stat(path).catch(() => undefined);
+    if (info === undefined) throw new UsageError(`${path}: no such rule folder or file`);
+    if (info.isDirectory()) dirs.push(path);
     else {
       const { rule, issues: found } = loadRuleText(path, await readFile(path, 'utf8'), false);
       issues.push(...found);

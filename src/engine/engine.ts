@@ -31,6 +31,8 @@ interface SignalState {
   dropped: number;
   /** Keys of objects already taken (an object appears in a List file and its own file). */
   keys: Set<string>;
+  /** A part of this signal's scope that could not be read: the rule cannot pass. */
+  unread?: string | undefined;
 }
 
 export interface EngineResult {
@@ -90,6 +92,26 @@ export class RuleEngine implements EntryConsumer {
       wanted = true;
     }
     return wanted ? { objects: true } : undefined;
+  }
+
+  /** An entry in the scope of some signals was not read (a limit, a failure): their rules cannot pass. */
+  unread(entry: ClassifiedEntry, reason: string): void {
+    for (const state of this.states) {
+      if (state.unread === undefined && this.scopeHolds(state, entry)) state.unread = `${entry.path}: ${reason}`;
+    }
+  }
+
+  /** The input stopped early: no log, object or event signal saw all of it. */
+  truncated(at: string): void {
+    for (const state of this.states) if (state.signal.type !== 'fact') state.unread ??= `the input was read only up to ${at}`;
+  }
+
+  private scopeHolds(state: SignalState, entry: ClassifiedEntry): boolean {
+    const signal = state.signal;
+    if (signal.type === 'log') return isLog(entry) && selects(signal.files, entry, this.options.bareInput);
+    if (signal.type === 'resource') return holdsResource(entry, signal);
+    if (signal.type === 'event') return isEventFile(entry);
+    return false;
   }
 
   text(chunk: Buffer, entry: ClassifiedEntry): void {
@@ -239,7 +261,10 @@ export class RuleEngine implements EntryConsumer {
         },
       };
       const verdict = evaluateCondition(rule.condition, values);
-      if (verdict === false) {
+      const unread = states.find((s) => s.unread !== undefined)?.unread;
+      if (verdict === false && unread !== undefined) {
+        result.notChecked.push({ ruleId: rule.id, title: rule.title, component: rule.component, reason: `part of its input was not read: ${unread}` });
+      } else if (verdict === false) {
         result.passed.push({ ruleId: rule.id, title: rule.title, component: rule.component });
       } else if (verdict === 'unknown') {
         const missing = states.filter((s) => values.truth(s.signal.name) === 'unknown').map((s) => missingData(s.signal));

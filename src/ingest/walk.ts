@@ -4,7 +4,7 @@ import { LayoutDetector } from '../layout/classify.js';
 import type { ClassifiedEntry } from '../layout/types.js';
 import { parseYamlItems } from '../parsers/yaml.js';
 import { parseJsonItems, parseJsonTextItems } from '../parsers/json.js';
-import { readAll } from '../sources/bytes.js';
+import { readAll, TooLargeError } from '../sources/bytes.js';
 import { LongLineCounter } from '../parsers/lines.js';
 import { contentPath, isSingleFile } from '../sources/open.js';
 import type { Entry, InputPosition, Source } from '../sources/types.js';
@@ -36,6 +36,8 @@ export async function walk(source: Source, consumers: readonly EntryConsumer[], 
   const summary: WalkSummary = { layout: 'unknown', entries: 0, files: 0, bytesRead: 0, byKind: {}, podLogs: 0, podLogBytes: 0, roots: [] };
   const bare = isSingleFile(source);
   const coveredByList = new Set<string>();
+  /** The first path of each logical log: one log per namespace, pod, container and stream. */
+  const logicalLogs = new Map<string, string>();
 
   for await (const entry of source.entries()) {
     // Directory entries are an artifact of the container (zip often has none): not counted.
@@ -56,7 +58,27 @@ export async function walk(source: Source, consumers: readonly EntryConsumer[], 
     summary.files++;
     summary.byKind[classified.kind] = (summary.byKind[classified.kind] ?? 0) + 1;
 
+    // A Prow job's artifacts hold a pod's log twice (gather-extra's pods/<ns>_<pod>_<container>.log
+    // and the must-gather's logs/current.log), and two image roots of one must-gather may overlap:
+    // the first copy in the input is read, the others are named and left, never counted twice.
+    const logKey = logicalLogKey(classified);
+    const firstCopy = logKey === undefined ? undefined : logicalLogs.get(logKey);
+    if (firstCopy !== undefined) {
+      problems.warn(entry.path, `skipped as duplicate: the same log (${classified.namespace}/${classified.pod}/${classified.container}, ${classified.logStream ?? 'current'}) was read from ${firstCopy}`);
+      continue;
+    }
+    if (logKey !== undefined) logicalLogs.set(logKey, entry.path);
+
     const needs = consumers.map((consumer) => consumer.need(classified));
+    const unread = (reason: string): void => {
+      consumers.forEach((consumer, i) => {
+        if (needs[i]) consumer.unread?.(classified, reason);
+      });
+    };
+    if (entry.skipped !== undefined) {
+      unread(entry.skipped);
+      continue;
+    }
     const wantObjects = needs.some((need) => need?.objects) && classified.format !== 'text';
     const wantText = needs.some((need) => need?.text);
     // must-gather writes each object of a listed resource twice: in the List and in its own file.
@@ -73,7 +95,11 @@ export async function walk(source: Source, consumers: readonly EntryConsumer[], 
         : await readText(entry, classified, consumers, needs, options, (read) => options.onProgress?.({ bytesRead: summary.bytesRead + read, input: source.position?.() }));
     } catch (err) {
       problems.error(entry.path, `read failed: ${describeError(err)}`);
+      unread(`read failed: ${describeError(err)}`);
     }
+    // An object file with a part not parsed (a limit, a broken document) may lack what a rule seeks.
+    const parseProblem = problems.items[problemsBefore];
+    if (wantObjects && parseProblem !== undefined) unread(parseProblem.reason);
     if (wantObjects && classified.kind === 'list' && problems.items.length + problems.dropped === problemsBefore) {
       coveredByList.add(listKey(classified));
     }
@@ -86,6 +112,18 @@ export async function walk(source: Source, consumers: readonly EntryConsumer[], 
   summary.roots = report.roots.map((root) => root.path);
   for (const consumer of consumers) consumer.end?.(summary);
   return summary;
+}
+
+/**
+ * Which logical log a pod log is: namespace, pod, container and stream (a rotated file keeps
+ * its own name; an `.insecure.log` is a fetch of its own). Undefined when the path does not tell them (a bare log).
+ */
+function logicalLogKey(entry: ClassifiedEntry): string | undefined {
+  if (entry.kind !== 'pod-log' || !entry.namespace || !entry.pod || !entry.container) return undefined;
+  const stream = entry.logStream === 'rotated' ? `rotated\0${entry.path.slice(entry.path.lastIndexOf('/') + 1)}` : (entry.logStream ?? 'current');
+  // `current.insecure.log` is inspect's second try beside an empty or failed `current.log`: not a copy.
+  const insecure = entry.rule === 'mg-pod-log-insecure' ? '\0insecure' : '';
+  return `${entry.namespace}\0${entry.pod}\0${entry.container}\0${stream}${insecure}`;
 }
 
 /** Objects of one resource in one namespace (or cluster-wide) of one gather root. */
@@ -150,7 +188,9 @@ async function readObjects(
   }
   // YAML is parsed whole (js-yaml does not stream): files above the parse limit are skipped.
   let buffer: Buffer | undefined = await readAll(entry.body(), Math.min(options.limits.maxParseBytes, options.limits.maxEntryBytes)).catch((err: unknown) => {
-    problems.warn(entry.path, `not parsed: ${describeError(err)} (--max-parse-bytes)`);
+    // Only a file over the bound is the parse limit's doing; a broken stream (a truncated .xz) is not.
+    if (err instanceof TooLargeError) problems.warn(entry.path, `not parsed: ${describeError(err)} (--max-parse-bytes)`);
+    else problems.warn(entry.path, `not parsed: read failed: ${describeError(err)}`);
     return undefined;
   });
   if (!buffer) return 0;

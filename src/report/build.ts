@@ -2,7 +2,7 @@ import type { Analysis } from '../analysis/analyze.js';
 import type { Problems } from '../core/problems.js';
 import { iso } from '../analysis/inspect.js';
 import { SEVERITIES, severityRank, type Severity } from '../engine/findings.js';
-import { REPORT_SCHEMA_VERSION, type Report, type Tool } from './model.js';
+import { REPORT_SCHEMA_VERSION, type Report, type RuleSelection, type Tool } from './model.js';
 import { builtinRuleFiles } from '../engine/load.js';
 import { collectTimeline, historyRows, REPORT_SCOPE } from './timeline-items.js';
 import { reportDigest } from './digest.js';
@@ -37,7 +37,12 @@ export function buildReport(analysis: Analysis, now: Date = new Date()): Report 
       `The cluster version is unknown (this input holds no ClusterVersion), so rules meant for certain versions were run anyway: ${assumed.join(', ')} assume${assumed.length === 1 ? 's' : ''} the cluster is in the range ${assumed.length === 1 ? 'its finding names' : 'each finding names'}.`,
     );
   }
-  if (problems.truncatedAt) banners.push(`The input is truncated or corrupt: it was read up to ${problems.truncatedAt}; anything after it is missing from this report.`);
+  if (problems.truncatedAt && problems.truncatedBy === 'limit') {
+    const why = problems.items.find((p) => p.severity === 'error')?.reason ?? 'a limit';
+    banners.push(`Reading stopped at a limit (${why}): it was read up to ${problems.truncatedAt}; anything after it is missing from this report.`);
+  } else if (problems.truncatedAt) {
+    banners.push(`The input is truncated or corrupt: it was read up to ${problems.truncatedAt}; anything after it is missing from this report.`);
+  }
   const notChecked = result?.notChecked ?? [];
   if (notChecked.length > 0) banners.push(`${notChecked.length} rule(s) could not be checked on this input; see "Rules not checked".`);
   if (problems.items.length + problems.dropped > 0) banners.push(skippedBanner(problems));
@@ -68,6 +73,19 @@ export function buildReport(analysis: Analysis, now: Date = new Date()): Report 
     limits: analysis.limits,
     stats: { entries: analysis.summary.entries, bytesRead: analysis.summary.bytesRead, durationMs: analysis.durationMs },
   };
+}
+
+/**
+ * The report of a run narrowed by --only / --exclude: the selection is kept and a banner names
+ * it, so no report claims a rule was looked at that never ran.
+ */
+export function withSelection(report: Report, selection: RuleSelection | undefined): Report {
+  if (selection === undefined || selection.leftOut.length === 0) return report;
+  const flags = [...(selection.only.length > 0 ? [`--only ${selection.only.join(',')}`] : []), ...(selection.exclude.length > 0 ? [`--exclude ${selection.exclude.join(',')}`] : [])];
+  const shown = selection.leftOut.slice(0, 10).join(', ');
+  const more = selection.leftOut.length > 10 ? ` and ${selection.leftOut.length - 10} more` : '';
+  const banner = `Rules selected with ${flags.join(' ')}: ${selection.leftOut.length} rule(s) of the pack did not run (${shown}${more}).`;
+  return { ...report, selection, banners: [...report.banners, banner] };
 }
 
 /** Problems named in the banner itself; the section "What could not be read" lists them all. */

@@ -22,8 +22,11 @@ import { symptomsOf } from './diagnosis.js';
 /** Version of the index's shape (`schema/index.schema.json`). */
 export const INDEX_SCHEMA_VERSION = '1.1';
 
-/** `ok`: read whole; `partial`: a report, but part of the input could not be read; `failed`: no report. */
-export type ArchiveStatus = 'ok' | 'partial' | 'failed';
+/**
+ * `ok`: read whole; `partial`: a report, but part of the input could not be read; `nothing-checked`:
+ * a report, but no rule could be checked on the input; `failed`: no report.
+ */
+export type ArchiveStatus = 'ok' | 'partial' | 'nothing-checked' | 'failed';
 
 export interface IndexFinding {
   ruleId: string;
@@ -47,6 +50,8 @@ export interface IndexRow {
   collectedAt?: string | undefined;
   /** Absent for a failed archive. */
   counts?: Record<Severity, number> | undefined;
+  /** Rules that could not be checked on the archive; absent for a failed archive. */
+  notChecked?: number | undefined;
   /** Most severe first. */
   findings: IndexFinding[];
   /** The roots of the archive's diagnosis, most severe first, each with how many findings it explains. */
@@ -68,7 +73,7 @@ export interface BatchIndex {
   tool: Tool;
   generatedAt: string;
   failOn: Severity;
-  summary: { archives: number; ok: number; partial: number; failed: number; failing: number };
+  summary: { archives: number; ok: number; partial: number; nothingChecked: number; failed: number; failing: number };
   /** Most severe first, then the most widespread, then by id. */
   rules: RuleColumn[];
   /** In the order the inputs were given. */
@@ -78,16 +83,22 @@ export interface BatchIndex {
 /** The row of an archive that was analysed. */
 export function archiveRow(input: string, report: Report, reports: readonly string[]): IndexRow {
   const broken = report.problems.find((p) => p.severity === 'error');
+  // No finding and no rule passed: a green row would claim what was never looked at.
+  const nothingChecked = report.notChecked.length > 0 && report.findings.length === 0 && report.passed.length === 0;
+  const first = report.notChecked[0];
   return {
     input,
-    status: broken === undefined ? 'ok' : 'partial',
-    error: broken === undefined ? undefined : broken.path === '' ? broken.reason : `${broken.path}: ${broken.reason}`,
+    status: nothingChecked ? 'nothing-checked' : broken === undefined ? 'ok' : 'partial',
+    error: nothingChecked && first
+      ? `none of the ${report.notChecked.length} rules could be checked (${first.ruleId}: ${first.reason})`
+      : broken === undefined ? undefined : broken.path === '' ? broken.reason : `${broken.path}: ${broken.reason}`,
     reports: [...reports],
     container: report.input.container,
     layout: report.input.layout,
     cluster: { id: report.cluster.id, version: report.cluster.version },
     collectedAt: report.collectedAt,
     counts: { ...report.counts },
+    notChecked: report.notChecked.length,
     findings: sortFindings(report.findings).map((f) => ({ ruleId: f.ruleId, severity: f.severity, title: f.title })),
     rootCauses: report.diagnosis.roots.map((r) => ({ ruleId: r.ruleId, severity: r.severity, title: r.title, explains: symptomsOf(r).length })),
   };
@@ -128,6 +139,7 @@ export function buildIndex(rows: readonly IndexRow[], failOn: Severity, now: Dat
       archives: rows.length,
       ok: count('ok'),
       partial: count('partial'),
+      nothingChecked: count('nothing-checked'),
       failed: count('failed'),
       failing: rows.filter((r) => isFailing(r, failOn)).length,
     },
@@ -165,6 +177,7 @@ function rowJson(row: IndexRow): JsonObject {
     for (const severity of SEVERITIES_DESC) counts[severity] = row.counts[severity] ?? 0;
     out.counts = counts;
   }
+  put(out, 'notChecked', row.notChecked);
   out.findings = row.findings.map((f) => ({ ruleId: f.ruleId, severity: f.severity, title: f.title }));
   out.rootCauses = row.rootCauses.map((r) => ({ ruleId: r.ruleId, severity: r.severity, title: r.title, explains: r.explains }));
   return out;
@@ -193,7 +206,7 @@ export function renderIndexJson(index: BatchIndex): string {
 
 function summaryLine(index: BatchIndex): string {
   const s = index.summary;
-  return `${s.archives} archives: ${s.ok} read whole, ${s.partial} read in part, ${s.failed} failed; ${s.failing} with a finding at or above ${index.failOn}`;
+  return `${s.archives} archives: ${s.ok} read whole, ${s.partial} read in part, ${s.nothingChecked} with nothing checked, ${s.failed} failed; ${s.failing} with a finding at or above ${index.failOn}`;
 }
 
 function statusText(row: IndexRow): string {

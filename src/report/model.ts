@@ -155,6 +155,13 @@ export interface Tool {
   builtinRules: number;
 }
 
+/** How `--only` / `--exclude` narrowed the rule pack, and the rules they left out (by id). */
+export interface RuleSelection {
+  only: string[];
+  exclude: string[];
+  leftOut: string[];
+}
+
 export interface Report {
   schemaVersion: string;
   tool: Tool;
@@ -172,6 +179,8 @@ export interface Report {
   findings: Finding[];
   notChecked: NotChecked[];
   passed: Passed[];
+  /** Rules --only / --exclude left out; absent when the whole pack ran. */
+  selection?: RuleSelection | undefined;
   facts: {
     history: HistoryRow[];
     timeline: TimelineItem[];

@@ -60,6 +60,8 @@ function gunzip(input: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
   const gz = createGunzip(options);
   const source = Readable.from(input);
   source.on('error', (err) => gz.destroy(err));
+  // A reader that stops early destroys the decoder: the input it was fed from ends with it.
+  gz.on('close', () => source.destroy());
   source.pipe(gz);
   return gz;
 }
