@@ -5,7 +5,7 @@ import { parseLogLine } from '../parsers/logline.js';
 import { satisfiesRange } from '../facts/version.js';
 import type { Facts } from '../facts/collector.js';
 import { eventTimes } from '../facts/events.js';
-import { factValue, describeMissingFact } from './facts-view.js';
+import { factValue, factFile, describeMissingFact } from './facts-view.js';
 import { evaluateCondition, type Truth } from './condition.js';
 import { LogScanner, type CandidateLine } from './scan.js';
 import type { EventSignal, FactSignal, LogSelector, LogSignal, ResourceSignal, Rule, Signal } from './rule.js';
@@ -221,16 +221,50 @@ export class RuleEngine implements EntryConsumer {
         return state.seen ? false : 'unknown';
       };
       const verdict = evaluateCondition(rule.condition, truth);
-      if (verdict === false) {
+      const findings = verdict === true ? (rule.per ? this.perKey(rule, states, facts) : [this.buildFinding(rule, states, truth, facts)]) : [];
+      if (verdict === false || (verdict === true && findings.length === 0)) {
         result.passed.push({ ruleId: rule.id, title: rule.title, component: rule.component });
       } else if (verdict === 'unknown') {
         const missing = states.filter((s) => truth(s.signal.name) === 'unknown').map((s) => missingData(s.signal));
         result.notChecked.push({ ruleId: rule.id, title: rule.title, component: rule.component, reason: `the archive lacks ${missing.join('; ')}` });
       } else {
-        result.findings.push(this.buildFinding(rule, states, truth, facts));
+        result.findings.push(...findings);
       }
     }
     return result;
+  }
+
+  /**
+   * `per`: the evidence of every signal grouped by its rendered key, and the condition and
+   * severity evaluated on each group alone: one finding per group whose condition holds.
+   * Items whose key renders empty are context shared by every group; when no item has a key,
+   * the rule makes one finding as without `per`.
+   */
+  private perKey(rule: Rule, states: SignalState[], facts: Facts): Finding[] {
+    const per = rule.per!;
+    const keyed = states.map((state) => {
+      const byKey = new Map<string, Held[]>();
+      const shared: Held[] = [];
+      for (const item of state.items) {
+        const key = safeRender(per, templateItem(item)).trim();
+        if (key === '') shared.push(item);
+        else byKey.set(key, [...(byKey.get(key) ?? []), item]);
+      }
+      return { state, byKey, shared };
+    });
+    const keys = [...new Set(keyed.flatMap((k) => [...k.byKey.keys()]))];
+    if (keys.length === 0) {
+      const truth = (name: string): Truth => truthOf(states.find((s) => s.signal.name === name));
+      return [this.buildFinding(rule, states, truth, facts)];
+    }
+    const findings: Finding[] = [];
+    for (const key of keys) {
+      const group = keyed.map(({ state, byKey, shared }) => ({ ...state, items: [...shared, ...(byKey.get(key) ?? [])], dropped: 0 }));
+      const truth = (name: string): Truth => truthOf(group.find((s) => s.signal.name === name));
+      if (evaluateCondition(rule.condition, truth) !== true) continue;
+      findings.push({ ...this.buildFinding(rule, group, truth, facts), key });
+    }
+    return findings;
   }
 
   private evaluateFact(state: SignalState, facts: Facts): void {
@@ -243,13 +277,13 @@ export class RuleEngine implements EntryConsumer {
     for (const item of items) {
       if (signal.where && !signal.where({ ...context, item })) continue;
       const text = signal.summary ? safeRender(signal.summary, { ...context, item }) : summarize(item);
-      const fromClusterVersion = signal.fact.startsWith('history') || signal.fact === 'cluster';
       this.hold(state, undefined, {
         signal: signal.name,
-        file: fromClusterVersion ? (facts.clusterVersionFile ?? '') : (((item as { file?: string }).file) ?? ''),
+        file: factFile(facts, signal.fact, item),
         line: undefined,
         time: timeOfItem(item),
         text: clip(text),
+        object: objectOfItem(item),
         data: item,
       });
     }
@@ -273,7 +307,7 @@ export class RuleEngine implements EntryConsumer {
       tags: rule.tags,
       message: safeRender(rule.message, context),
       remediation: rule.remediation ? safeRender(rule.remediation, context) : '',
-      references: rule.references,
+      references: [...new Set(rule.references.map((r) => safeRender(r, context).trim()).filter((r) => r !== ''))],
       evidence: matched.flatMap((s) => s.items.map(({ data: _data, ...plain }) => dropUndefined(plain))),
       evidenceDropped: matched.reduce((n, s) => n + s.dropped, 0),
       banner: rule.banner ? safeRender(rule.banner, context) || undefined : undefined,
@@ -284,6 +318,13 @@ export class RuleEngine implements EntryConsumer {
 /** What a template sees of one piece of evidence: the evidence, its captures at the top, and the object. */
 function templateItem(item: Held): Record<string, unknown> {
   return { ...item.captures, ...item, object: item.data ?? item.object, item: item.data };
+}
+
+/** A signal's truth from its evidence: true with items, false when its data was read, else unknown. */
+function truthOf(state: SignalState | undefined): Truth {
+  if (!state) return 'unknown';
+  if (state.items.length > 0) return true;
+  return state.seen ? false : 'unknown';
 }
 
 function scopeProblem(rule: Rule, facts: Facts): string | undefined {
@@ -357,9 +398,18 @@ function stringField(object: K8sObject, key: string): string {
 function timeOfItem(item: unknown): number | undefined {
   if (!item || typeof item !== 'object') return undefined;
   const record = item as Record<string, unknown>;
-  for (const key of ['started', 'startedTime', 'time', 'firstTime']) if (typeof record[key] === 'number') return record[key];
+  for (const key of ['started', 'startedTime', 'time', 'firstTime', 'since']) if (typeof record[key] === 'number') return record[key];
   const to = record['to'] as Record<string, unknown> | undefined;
   return typeof to?.['startedTime'] === 'number' ? to['startedTime'] : undefined;
+}
+
+/** The object a fact item is about, when it names one (`object: {kind, namespace?, name}`, e.g. an alert's). */
+function objectOfItem(item: unknown): Evidence['object'] {
+  const object = (item as { object?: unknown } | undefined)?.object;
+  if (!object || typeof object !== 'object') return undefined;
+  const { kind, namespace, name } = object as Record<string, unknown>;
+  if (typeof kind !== 'string' || typeof name !== 'string') return undefined;
+  return { kind, namespace: typeof namespace === 'string' ? namespace : undefined, name };
 }
 
 function summarize(item: unknown): string {

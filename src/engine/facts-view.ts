@@ -24,9 +24,27 @@ export function factValue(facts: Facts, name: string): unknown {
       return facts.cvo.pods.length > 0 ? facts.cvo.pods : undefined;
     case 'cvo.moments':
       return facts.cvo.pods.length > 0 ? facts.cvo.pods.flatMap((pod) => pod.moments.map((m) => ({ ...m, pod: pod.pod, file: pod.file }))) : undefined;
+    case 'alerts':
+      return facts.alerts;
+    case 'updates':
+      return facts.updates;
+    case 'updates.conditional':
+      return facts.updates?.conditional;
+    case 'updates.risks':
+      return facts.updates?.risks;
+    case 'updates.accepted':
+      return facts.updates?.accepted;
     default:
       return undefined;
   }
+}
+
+/** The archive file a fact item came from: its own `file`, else the ClusterVersion for facts made of it. */
+export function factFile(facts: Facts, name: string, item: unknown): string {
+  const own = (item as { file?: unknown } | undefined)?.file;
+  if (typeof own === 'string') return own;
+  const fromClusterVersion = name.startsWith('history') || name.startsWith('updates') || name === 'cluster';
+  return fromClusterVersion ? (facts.clusterVersionFile ?? '') : '';
 }
 
 export const FACT_NAMES = [
@@ -39,10 +57,16 @@ export const FACT_NAMES = [
   'history.desired',
   'cvo.pods',
   'cvo.moments',
+  'alerts',
+  'updates',
+  'updates.conditional',
+  'updates.risks',
+  'updates.accepted',
 ] as const;
 
 export function describeMissingFact(name: string): string {
-  if (name.startsWith('history') || name === 'cluster') return `a ClusterVersion object (fact ${name})`;
+  if (name.startsWith('history') || name.startsWith('updates') || name === 'cluster') return `a ClusterVersion object (fact ${name})`;
+  if (name === 'alerts') return 'the monitoring stack\'s alerts (monitoring/prometheus/rules.json, monitoring/alerts.json or an Insights config/alerts.json; fact alerts)';
   if (name.startsWith('cvo')) return `cluster-version-operator logs (fact ${name})`;
   if (name === 'collection') return 'a must-gather timestamp file (fact collection)';
   return `fact ${name}`;

@@ -41,6 +41,8 @@ export interface Finding {
   evidence: Evidence[];
   /** Evidence items dropped by the per-signal cap. */
   evidenceDropped: number;
+  /** For a rule with `per`: the key of the evidence group this finding is made of (an alert, an operator). */
+  key?: string | undefined;
   /** Set by a rule to change how the whole report must be read (e.g. status may be stale). */
   banner?: string | undefined;
 }

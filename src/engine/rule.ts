@@ -11,7 +11,8 @@ export interface Rule {
   status: 'experimental' | 'stable' | 'deprecated';
   component: string;
   tags: string[];
-  references: string[];
+  /** Templates: a reference may name the evidence's own link (an alert's runbook); empty ones are dropped. */
+  references: Template[];
   falsepositives: string;
   applies: { versions?: string | undefined; inputs?: string[] | undefined };
   signals: Signal[];
@@ -20,6 +21,8 @@ export interface Rule {
   message: Template;
   remediation: Template | undefined;
   banner: Template | undefined;
+  /** One finding per key this renders from each evidence item (see `per` in rules/README.md). */
+  per: Template | undefined;
   maxEvidence: number;
   /** Where the rule came from. */
   file: string;
