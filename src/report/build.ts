@@ -3,7 +3,9 @@ import type { Analysis } from '../analysis/analyze.js';
 import type { Problems } from '../core/problems.js';
 import { iso } from '../analysis/inspect.js';
 import { SEVERITIES, severityRank, type Severity } from '../engine/findings.js';
-import { REPORT_SCHEMA_VERSION, type Report } from './model.js';
+import { REPORT_SCHEMA_VERSION, type ClusterVerdicts, type ConditionRow, type Report } from './model.js';
+import type { Facts } from '../facts/collector.js';
+import type { ConditionInfo } from '../facts/cluster.js';
 import { collectTimeline, historyRows, REPORT_SCOPE } from './timeline-items.js';
 import { reportDigest } from './digest.js';
 
@@ -45,12 +47,53 @@ export function buildReport(analysis: Analysis, now: Date = new Date()): Report 
     findings,
     notChecked: [...notChecked].sort((a, b) => a.ruleId.localeCompare(b.ruleId)),
     passed: [...(result?.passed ?? [])].sort((a, b) => a.ruleId.localeCompare(b.ruleId)),
-    facts: { history: historyRows(analysis), timeline: timeline.items, timelineOmitted: timeline.omitted },
+    facts: { history: historyRows(analysis), timeline: timeline.items, timelineOmitted: timeline.omitted, verdicts: clusterVerdicts(facts) },
     digest: analysis.digest && reportDigest(analysis.digest),
     problems: problems.items,
     limits: analysis.limits,
     stats: { entries: analysis.summary.entries, bytesRead: analysis.summary.bytesRead, durationMs: analysis.durationMs },
   };
+}
+
+/** The cluster's own verdicts as the reports show them. */
+export function clusterVerdicts(facts: Facts): ClusterVerdicts {
+  const updates = facts.updates;
+  return {
+    alerts: facts.alerts?.map((a) => ({
+      name: a.name,
+      severity: a.severity,
+      state: a.state,
+      since: iso(a.since),
+      labels: a.labelText,
+      summary: a.summary,
+      description: a.description,
+      runbookUrl: a.runbookUrl,
+      silenced: a.silenced,
+      object: a.object,
+      file: a.file,
+    })),
+    updates: updates && {
+      channel: updates.channel,
+      available: updates.available.map((u) => u.version),
+      conditional: updates.conditional.map((u) => ({ version: u.version, recommended: u.recommended, reason: u.reason, risks: u.risks })),
+      risks: updates.risks.map((r) => ({
+        name: r.name,
+        url: r.url,
+        message: r.message,
+        exposure: r.exposure,
+        exposureMessage: r.exposureMessage,
+        accepted: r.accepted,
+        targets: r.targets,
+      })),
+      retrievedUpdates: conditionRow(updates.retrievedUpdates),
+      upgradeable: conditionRow(updates.upgradeable),
+      releaseAccepted: conditionRow(updates.releaseAccepted),
+    },
+  };
+}
+
+function conditionRow(condition: ConditionInfo | undefined): ConditionRow | undefined {
+  return condition && { status: condition.status, reason: condition.reason, message: condition.message, since: iso(condition.lastTransitionMs) };
 }
 
 /** Problems named in the banner itself; the section "What could not be read" lists them all. */

@@ -33,6 +33,7 @@ import {
 } from './common.js';
 import { timelineView, type TimelineView } from './timeline-view.js';
 import { digestView, type DigestView } from './digest.js';
+import { verdictsView, type VerdictsView } from './verdicts.js';
 
 export interface HtmlOptions {
   /** Folder holding `report.html.hbs` and `partials/`; defaults to the package's `templates/`. */
@@ -112,6 +113,7 @@ export interface HtmlView {
   hasFindings: boolean;
   timeline: TimelineView;
   digest: DigestView | null;
+  verdicts: VerdictsView | null;
   notChecked: { ruleId: string; title: string; reason: string }[];
   hasNotChecked: boolean;
   passed: { ruleId: string; title: string }[];
@@ -164,6 +166,7 @@ export function htmlView(report: Report, options: HtmlOptions = {}): HtmlView {
     hasFindings: findings.length > 0,
     timeline: timelineView(report, { maxItems: options.maxTimelineItems, maxRows: options.maxTimelineRows }),
     digest: report.digest ? digestView(report.digest) : null,
+    verdicts: verdictsView(report.facts.verdicts),
     notChecked: sortByRuleId(report.notChecked).map((n) => ({ ruleId: s(n.ruleId), title: s(n.title), reason: s(n.reason) })),
     hasNotChecked: report.notChecked.length > 0,
     passed: sortByRuleId(report.passed).map((p) => ({ ruleId: s(p.ruleId), title: s(p.title) })),
@@ -201,7 +204,7 @@ function findingView(f: Finding, index: number, shown: number): FindingView {
     anchor: `finding-${index + 1}`,
     severity: f.severity,
     ruleId: s(f.ruleId),
-    title: s(f.title),
+    title: s(f.key !== undefined ? `${f.title} — ${f.key}` : f.title),
     component: s(f.component),
     tags: f.tags.map(s),
     message: s(f.message),

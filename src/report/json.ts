@@ -17,6 +17,7 @@ import type { Problem } from '../core/problems.js';
 import type { ClusterIdentity, HistoryRow, Report, TimelineItem } from './model.js';
 import { compareStrings, SEVERITIES_DESC, sortByRuleId, sortFindings, sortProblems, sortTimeline } from './common.js';
 import { digestJson } from './digest.js';
+import { verdictsJson } from './verdicts.js';
 
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
@@ -46,6 +47,7 @@ export function toJsonReport(report: Report): JsonObject {
     history: report.facts.history.map(historyRow),
     timeline: sortTimeline(report.facts.timeline).map(timelineItemJson),
     timelineOmitted: report.facts.timelineOmitted.map((o) => ({ lane: o.lane, count: num(o.count), reason: o.reason })),
+    verdicts: verdictsJson(report.facts.verdicts),
   };
   if (report.digest !== undefined) out.digest = digestJson(report.digest);
   out.problems = sortProblems(report.problems).map(problem);
@@ -91,6 +93,7 @@ function finding(f: Finding): JsonObject {
     evidence: f.evidence.map(evidence),
     evidenceDropped: num(f.evidenceDropped),
   };
+  put(out, 'key', f.key);
   put(out, 'banner', f.banner);
   return out;
 }

@@ -40,25 +40,28 @@ function classname(component: string): string {
 export function renderJunit(report: Report, failOn: Severity): string {
   const threshold = severityRank(failOn);
   const cases = new Map<string, Case>();
+  // A rule with `per` makes one finding per key (an alert, a risk): each is its own testcase.
   for (const f of sortFindings(report.findings)) {
-    const existing = cases.get(f.ruleId);
+    const id = f.key !== undefined ? `${f.ruleId} [${f.key}]` : f.ruleId;
+    const existing = cases.get(id);
     const fails = severityRank(f.severity) >= threshold;
     if (existing !== undefined) {
       existing.findings.push(f);
       if (fails) existing.kind = 'failure';
       continue;
     }
-    cases.set(f.ruleId, {
-      ruleId: f.ruleId,
+    cases.set(id, {
+      ruleId: id,
       classname: classname(f.component),
-      name: `${f.ruleId}: ${f.title}`,
+      name: `${id}: ${f.title}`,
       kind: fails ? 'failure' : 'passed-with-findings',
       findings: [f],
       reason: '',
     });
   }
+  const fired = new Set(report.findings.map((f) => f.ruleId));
   for (const n of report.notChecked) {
-    if (cases.has(n.ruleId)) continue;
+    if (cases.has(n.ruleId) || fired.has(n.ruleId)) continue;
     cases.set(n.ruleId, {
       ruleId: n.ruleId,
       classname: classname(n.component),
@@ -69,7 +72,7 @@ export function renderJunit(report: Report, failOn: Severity): string {
     });
   }
   for (const p of report.passed) {
-    if (cases.has(p.ruleId)) continue;
+    if (cases.has(p.ruleId) || fired.has(p.ruleId)) continue;
     cases.set(p.ruleId, {
       ruleId: p.ruleId,
       classname: classname(p.component),

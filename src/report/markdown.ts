@@ -34,6 +34,7 @@ import {
 } from './common.js';
 import { fenced, known, mdParagraphs, mdText, mdUrl, table } from './md.js';
 import { digestMarkdown } from './digest.js';
+import { verdictsMarkdown } from './verdicts.js';
 
 export interface MarkdownOptions {
   /** Evidence items shown per finding (default 10); the rest are counted. */
@@ -84,6 +85,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
     );
   }
   for (const f of findings) out.push(...finding(f, shown));
+  out.push(...verdictsMarkdown(report.facts.verdicts));
   if (report.digest) out.push(...digestMarkdown(report.digest));
 
   // Timeline.
@@ -173,7 +175,7 @@ export function renderTimelineMarkdown(doc: TimelineDoc): string {
 
 function finding(f: Finding, shown: number): string[] {
   const out: string[] = [];
-  out.push(`### ${f.severity.toUpperCase()}: ${mdText(f.title)}`, '');
+  out.push(`### ${f.severity.toUpperCase()}: ${mdText(f.title)}${f.key !== undefined ? ` — ${mdText(f.key)}` : ''}`, '');
   const tags = f.tags.length > 0 ? ` · tags: ${f.tags.map(mdText).join(', ')}` : '';
   out.push(`Rule ${mdText(f.ruleId)} · component ${mdText(f.component)}${tags}`, '');
   out.push(mdParagraphs(f.message), '');
