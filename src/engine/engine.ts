@@ -214,12 +214,7 @@ export class RuleEngine implements EntryConsumer {
         continue;
       }
       const states = rule.signals.map((signal) => this.stateOf.get(signal)!);
-      const truth = (name: string): Truth => {
-        const state = states.find((s) => s.signal.name === name);
-        if (!state) return 'unknown';
-        if (state.items.length > 0) return true;
-        return state.seen ? false : 'unknown';
-      };
+      const truth = (name: string): Truth => truthOf(states.find((s) => s.signal.name === name));
       const verdict = evaluateCondition(rule.condition, truth);
       const findings = verdict === true ? (rule.per ? this.perKey(rule, states, facts) : [this.buildFinding(rule, states, truth, facts)]) : [];
       if (verdict === false || (verdict === true && findings.length === 0)) {
@@ -248,7 +243,8 @@ export class RuleEngine implements EntryConsumer {
       for (const item of state.items) {
         const key = safeRender(per, templateItem(item)).trim();
         if (key === '') shared.push(item);
-        else byKey.set(key, [...(byKey.get(key) ?? []), item]);
+        else if (byKey.has(key)) byKey.get(key)!.push(item);
+        else byKey.set(key, [item]);
       }
       return { state, byKey, shared };
     });
