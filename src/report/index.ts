@@ -25,6 +25,8 @@ export type ArchiveStatus = 'ok' | 'partial' | 'failed';
 
 export interface IndexFinding {
   ruleId: string;
+  /** For a rule with `per`: which of its findings. */
+  key?: string | undefined;
   severity: Severity;
   title: string;
 }
@@ -84,7 +86,7 @@ export function archiveRow(input: string, report: Report, reports: readonly stri
     cluster: { id: report.cluster.id, version: report.cluster.version },
     collectedAt: report.collectedAt,
     counts: { ...report.counts },
-    findings: sortFindings(report.findings).map((f) => ({ ruleId: f.ruleId, severity: f.severity, title: f.title })),
+    findings: sortFindings(report.findings).map((f) => ({ ruleId: f.ruleId, ...(f.key !== undefined ? { key: f.key } : {}), severity: f.severity, title: f.title })),
   };
 }
 
@@ -160,7 +162,13 @@ function rowJson(row: IndexRow): JsonObject {
     for (const severity of SEVERITIES_DESC) counts[severity] = row.counts[severity] ?? 0;
     out.counts = counts;
   }
-  out.findings = row.findings.map((f) => ({ ruleId: f.ruleId, severity: f.severity, title: f.title }));
+  out.findings = row.findings.map((f) => {
+    const finding: JsonObject = { ruleId: f.ruleId };
+    put(finding, 'key', f.key);
+    finding.severity = f.severity;
+    finding.title = f.title;
+    return finding;
+  });
   return out;
 }
 
