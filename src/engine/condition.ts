@@ -3,17 +3,35 @@
  * in three-valued (Kleene) logic. A signal is `true` (matched), `false` (its data was read and
  * nothing matched) or `unknown` (the archive lacks its data); a condition that comes out
  * `unknown` makes the rule *not checked* instead of silently passed.
+ *
+ * Two more terms: `name >= 3` (also `>`, `<=`, `<`, `==`) compares how many pieces of evidence
+ * the signal matched (unknown when its data is missing), so "repeatedly" can mean repeatedly;
+ * `absent(name)` is true when the archive lacks the signal's data and false otherwise (never
+ * unknown), for a rule that reads other evidence only when the best one is missing.
  */
 export type Truth = true | false | 'unknown';
 
+export type Comparison = '>=' | '>' | '<=' | '<' | '==';
+
 export type ConditionNode =
   | { op: 'signal'; name: string }
+  | { op: 'count'; name: string; compare: Comparison; value: number }
+  | { op: 'absent'; name: string }
   | { op: 'not'; arg: ConditionNode }
   | { op: 'and' | 'or'; args: ConditionNode[] };
 
+/** What a condition reads of each signal. */
+export interface SignalValues {
+  truth(name: string): Truth;
+  /** Evidence matched, those dropped by the cap included. */
+  count(name: string): number;
+}
+
 export class ConditionSyntaxError extends Error {}
 
-const TOKEN = /\s*(\(|\)|[A-Za-z_][A-Za-z0-9_]*|\S)/y;
+const TOKEN = /\s*(\(|\)|>=|<=|==|>|<|[0-9]+|[A-Za-z_][A-Za-z0-9_]*|\S)/y;
+const COMPARISONS: readonly string[] = ['>=', '>', '<=', '<', '=='];
+const KEYWORDS: readonly string[] = ['and', 'or', 'not', 'absent'];
 
 export function parseCondition(text: string): ConditionNode {
   const tokens: string[] = [];
@@ -52,12 +70,31 @@ export function parseCondition(text: string): ConditionNode {
       expect(')');
       return inner;
     }
+    if (peek() === 'absent') {
+      pos++;
+      expect('(');
+      const name = signalName();
+      expect(')');
+      return { op: 'absent', name };
+    }
+    const name = signalName();
+    const compare = peek();
+    if (compare !== undefined && COMPARISONS.includes(compare)) {
+      pos++;
+      const value = peek();
+      if (value === undefined || !/^[0-9]+$/.test(value)) throw new ConditionSyntaxError(`expected a number after '${compare}' in "${text}"`);
+      pos++;
+      return { op: 'count', name, compare: compare as Comparison, value: Number(value) };
+    }
+    return { op: 'signal', name };
+  };
+  const signalName = (): string => {
     const name = peek();
-    if (name === undefined || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || ['and', 'or', 'not'].includes(name)) {
+    if (name === undefined || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || KEYWORDS.includes(name)) {
       throw new ConditionSyntaxError(`expected a signal name at token ${pos + 1} of "${text}"`);
     }
     pos++;
-    return { op: 'signal', name };
+    return name;
   };
   const node = parseOr();
   if (pos !== tokens.length) throw new ConditionSyntaxError(`unexpected '${tokens[pos]}' in "${text}"`);
@@ -72,6 +109,8 @@ export function allOf(names: readonly string[]): ConditionNode {
 export function signalNames(node: ConditionNode): string[] {
   switch (node.op) {
     case 'signal':
+    case 'count':
+    case 'absent':
       return [node.name];
     case 'not':
       return signalNames(node.arg);
@@ -80,18 +119,22 @@ export function signalNames(node: ConditionNode): string[] {
   }
 }
 
-export function evaluateCondition(node: ConditionNode, value: (signal: string) => Truth): Truth {
+export function evaluateCondition(node: ConditionNode, signals: SignalValues): Truth {
   switch (node.op) {
     case 'signal':
-      return value(node.name);
+      return signals.truth(node.name);
+    case 'count':
+      return signals.truth(node.name) === 'unknown' ? 'unknown' : compareCount(signals.count(node.name), node.compare, node.value);
+    case 'absent':
+      return signals.truth(node.name) === 'unknown';
     case 'not': {
-      const inner = evaluateCondition(node.arg, value);
+      const inner = evaluateCondition(node.arg, signals);
       return inner === 'unknown' ? 'unknown' : !inner;
     }
     case 'and': {
       let result: Truth = true;
       for (const arg of node.args) {
-        const v = evaluateCondition(arg, value);
+        const v = evaluateCondition(arg, signals);
         if (v === false) return false;
         if (v === 'unknown') result = 'unknown';
       }
@@ -100,11 +143,26 @@ export function evaluateCondition(node: ConditionNode, value: (signal: string) =
     case 'or': {
       let result: Truth = false;
       for (const arg of node.args) {
-        const v = evaluateCondition(arg, value);
+        const v = evaluateCondition(arg, signals);
         if (v === true) return true;
         if (v === 'unknown') result = 'unknown';
       }
       return result;
     }
+  }
+}
+
+function compareCount(count: number, compare: Comparison, value: number): boolean {
+  switch (compare) {
+    case '>=':
+      return count >= value;
+    case '>':
+      return count > value;
+    case '<=':
+      return count <= value;
+    case '<':
+      return count < value;
+    case '==':
+      return count === value;
   }
 }

@@ -6,7 +6,7 @@ import { satisfiesRange } from '../facts/version.js';
 import type { Facts } from '../facts/collector.js';
 import { eventTimes } from '../facts/events.js';
 import { factValue, factFile, describeMissingFact } from './facts-view.js';
-import { evaluateCondition, type Truth } from './condition.js';
+import { evaluateCondition, type SignalValues } from './condition.js';
 import { LogScanner, type CandidateLine } from './scan.js';
 import type { EventSignal, FactSignal, LogSelector, LogSignal, ResourceSignal, Rule, Signal } from './rule.js';
 import type { Evidence, Finding, NotChecked, Passed } from './findings.js';
@@ -177,6 +177,7 @@ export class RuleEngine implements EntryConsumer {
       match = signal.message.exec(message);
       if (!match) return;
     }
+    if (signal.where && !signal.where({ object: event })) return;
     const time = eventTimes(event).last;
     const objectName = String(involved['name'] ?? '');
     const count = typeof event['count'] === 'number' ? ` (x${event['count']})` : '';
@@ -208,19 +209,20 @@ export class RuleEngine implements EntryConsumer {
     for (const state of this.states) if (state.signal.type === 'fact') this.evaluateFact(state, facts);
     const result: EngineResult = { findings: [], notChecked: [], passed: [] };
     for (const rule of this.rules) {
-      const outOfScope = scopeProblem(rule, facts);
-      if (outOfScope) {
-        result.notChecked.push({ ruleId: rule.id, title: rule.title, component: rule.component, reason: outOfScope });
+      const scope = scopeOf(rule, facts);
+      if (scope.outOfScope) {
+        result.notChecked.push({ ruleId: rule.id, title: rule.title, component: rule.component, reason: scope.outOfScope });
         continue;
       }
       const states = rule.signals.map((signal) => this.stateOf.get(signal)!);
-      const truth = (name: string): Truth => truthOf(states.find((s) => s.signal.name === name));
-      const verdict = evaluateCondition(rule.condition, truth);
-      const findings = verdict === true ? (rule.per ? this.perKey(rule, states, facts) : [this.buildFinding(rule, states, truth, facts)]) : [];
+      const values = valuesOf(states);
+      const verdict = evaluateCondition(rule.condition, values);
+      const findings =
+        verdict === true ? (rule.per ? this.perKey(rule, states, facts, scope.caveat) : [this.buildFinding(rule, states, values, facts, scope.caveat)]) : [];
       if (verdict === false || (verdict === true && findings.length === 0)) {
         result.passed.push({ ruleId: rule.id, title: rule.title, component: rule.component });
       } else if (verdict === 'unknown') {
-        const missing = states.filter((s) => truth(s.signal.name) === 'unknown').map((s) => missingData(s.signal));
+        const missing = states.filter((s) => values.truth(s.signal.name) === 'unknown').map((s) => missingData(s.signal));
         result.notChecked.push({ ruleId: rule.id, title: rule.title, component: rule.component, reason: `the archive lacks ${missing.join('; ')}` });
       } else {
         result.findings.push(...findings);
@@ -235,7 +237,7 @@ export class RuleEngine implements EntryConsumer {
    * Items whose key renders empty are context shared by every group; when no item has a key,
    * the rule makes one finding as without `per`.
    */
-  private perKey(rule: Rule, states: SignalState[], facts: Facts): Finding[] {
+  private perKey(rule: Rule, states: SignalState[], facts: Facts, caveat: string | undefined): Finding[] {
     const per = rule.per!;
     const keyed = states.map((state) => {
       const byKey = new Map<string, Held[]>();
@@ -249,16 +251,13 @@ export class RuleEngine implements EntryConsumer {
       return { state, byKey, shared };
     });
     const keys = [...new Set(keyed.flatMap((k) => [...k.byKey.keys()]))];
-    if (keys.length === 0) {
-      const truth = (name: string): Truth => truthOf(states.find((s) => s.signal.name === name));
-      return [this.buildFinding(rule, states, truth, facts)];
-    }
+    if (keys.length === 0) return [this.buildFinding(rule, states, valuesOf(states), facts, caveat)];
     const findings: Finding[] = [];
     for (const key of keys) {
       const group = keyed.map(({ state, byKey, shared }) => ({ ...state, items: [...shared, ...(byKey.get(key) ?? [])], dropped: 0 }));
-      const truth = (name: string): Truth => truthOf(group.find((s) => s.signal.name === name));
-      if (evaluateCondition(rule.condition, truth) !== true) continue;
-      findings.push({ ...this.buildFinding(rule, group, truth, facts), key });
+      const values = valuesOf(group);
+      if (evaluateCondition(rule.condition, values) !== true) continue;
+      findings.push({ ...this.buildFinding(rule, group, values, facts, caveat), key });
     }
     return findings;
   }
@@ -285,8 +284,8 @@ export class RuleEngine implements EntryConsumer {
     }
   }
 
-  private buildFinding(rule: Rule, states: SignalState[], truth: (name: string) => Truth, facts: Facts): Finding {
-    const matched = states.filter((s) => truth(s.signal.name) === true);
+  private buildFinding(rule: Rule, states: SignalState[], values: SignalValues, facts: Facts, caveat: string | undefined): Finding {
+    const matched = states.filter((s) => values.truth(s.signal.name) === true);
     const signals: Record<string, unknown> = {};
     for (const state of states) {
       const items = state.items.map(templateItem);
@@ -294,19 +293,21 @@ export class RuleEngine implements EntryConsumer {
     }
     const evidence = matched.flatMap((s) => s.items.map(templateItem));
     const context = { rule: { id: rule.id, title: rule.title }, cluster: facts.cluster ?? {}, facts, signals, evidence, collectedAt: facts.collectedAt };
-    const severity = rule.severityWhen.find((s) => evaluateCondition(s.condition, truth) === true)?.severity ?? rule.severity;
+    const severity = rule.severityWhen.find((s) => evaluateCondition(s.condition, values) === true)?.severity ?? rule.severity;
+    const message = safeRender(rule.message, context);
     return {
       ruleId: rule.id,
       severity,
       title: rule.title,
       component: rule.component,
       tags: rule.tags,
-      message: safeRender(rule.message, context),
+      message: caveat ? `${caveat}.\n${message}` : message,
       remediation: rule.remediation ? safeRender(rule.remediation, context) : '',
       references: [...new Set(rule.references.map((r) => safeRender(r, context).trim()).filter((r) => r !== ''))],
       evidence: matched.flatMap((s) => s.items.map(({ data: _data, ...plain }) => dropUndefined(plain))),
       evidenceDropped: matched.reduce((n, s) => n + s.dropped, 0),
       banner: rule.banner ? safeRender(rule.banner, context) || undefined : undefined,
+      caveat,
     };
   }
 }
@@ -316,24 +317,44 @@ function templateItem(item: Held): Record<string, unknown> {
   return { ...item.captures, ...item, object: item.data ?? item.object, item: item.data };
 }
 
-/** A signal's truth from its evidence: true with items, false when its data was read, else unknown. */
-function truthOf(state: SignalState | undefined): Truth {
-  if (!state) return 'unknown';
-  if (state.items.length > 0) return true;
-  return state.seen ? false : 'unknown';
+/**
+ * A rule's signals as conditions read them: true with evidence, false when their data was read
+ * and nothing matched, else unknown; and how many items matched (kept and dropped).
+ */
+function valuesOf(states: readonly SignalState[]): SignalValues {
+  const stateNamed = (name: string): SignalState | undefined => states.find((s) => s.signal.name === name);
+  return {
+    truth: (name) => {
+      const state = stateNamed(name);
+      if (!state) return 'unknown';
+      if (state.items.length > 0) return true;
+      return state.seen ? false : 'unknown';
+    },
+    count: (name) => {
+      const state = stateNamed(name);
+      return state ? state.items.length + state.dropped : 0;
+    },
+  };
 }
 
-function scopeProblem(rule: Rule, facts: Facts): string | undefined {
+/**
+ * Whether a rule is in scope: out of scope (why) when its inputs or version range exclude this
+ * archive. An unknown version excludes nothing: the rule runs, and a finding carries the caveat.
+ */
+function scopeOf(rule: Rule, facts: Facts): { outOfScope?: string; caveat?: string } {
   const inputs = rule.applies.inputs;
-  if (inputs && !inputs.includes(facts.layout)) return `needs ${inputs.join(' or ')} input; this input is ${facts.layout}`;
+  if (inputs && !inputs.includes(facts.layout)) return { outOfScope: `needs ${inputs.join(' or ')} input; this input is ${facts.layout}` };
   const range = rule.applies.versions;
   if (range) {
     const version = facts.cluster?.currentVersion;
-    if (!version) return `applies to versions ${range}; the cluster version is unknown (no ClusterVersion)`;
-    if (!satisfiesRange(version, range)) return `applies to versions ${range}; the cluster runs ${version}`;
+    if (!version) return { caveat: `${UNKNOWN_VERSION_CAVEAT}; this rule is meant for versions ${range}` };
+    if (!satisfiesRange(version, range)) return { outOfScope: `applies to versions ${range}; the cluster runs ${version}` };
   }
-  return undefined;
+  return {};
 }
+
+/** Start of the caveat of a finding whose rule has a version range the cluster could not be checked against. */
+const UNKNOWN_VERSION_CAVEAT = 'The cluster version is unknown (this input holds no ClusterVersion)';
 
 function missingData(signal: Signal): string {
   switch (signal.type) {

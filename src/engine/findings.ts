@@ -45,6 +45,8 @@ export interface Finding {
   key?: string | undefined;
   /** Set by a rule to change how the whole report must be read (e.g. status may be stale). */
   banner?: string | undefined;
+  /** An assumption the finding rests on, e.g. the rule's version range could not be checked. */
+  caveat?: string | undefined;
 }
 
 export interface NotChecked {

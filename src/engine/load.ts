@@ -105,7 +105,7 @@ interface RawRule {
 interface RawSignal {
   log?: { files: Record<string, string | boolean>[]; regex: string; literal?: string | string[]; level?: string | string[]; ignoreCase?: boolean; presence?: string };
   resource?: { group?: string; kind: string; resource?: string; namespace?: string; name?: string; where?: string; summary?: string };
-  event?: { reason?: string; message?: string; literal?: string; namespace?: string; involvedKind?: string; involvedName?: string };
+  event?: { reason?: string; message?: string; literal?: string; namespace?: string; involvedKind?: string; involvedName?: string; where?: string };
   fact?: { name: string; where?: string; summary?: string };
 }
 
@@ -205,6 +205,8 @@ export function loadRuleText(file: string, text: string, builtin: boolean): { ru
       });
     } else if (spec.event) {
       const e = spec.event;
+      const where = e.where === undefined ? undefined : compile([...base, 'event', 'where'], () => compileCel(e.where!));
+      if (e.where !== undefined && !where) continue;
       signals.push({
         type: 'event',
         name,
@@ -214,6 +216,7 @@ export function loadRuleText(file: string, text: string, builtin: boolean): { ru
         namespace: e.namespace,
         involvedKind: e.involvedKind,
         involvedName: regex([...base, 'event', 'involvedName'], e.involvedName),
+        where,
       });
     } else if (spec.fact) {
       const f = spec.fact;

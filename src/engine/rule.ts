@@ -73,6 +73,8 @@ export interface EventSignal extends SignalBase {
   namespace: string | undefined;
   involvedKind: string | undefined;
   involvedName: RegExp | undefined;
+  /** CEL over `object` (the event). */
+  where: CelProgram | undefined;
 }
 
 export interface FactSignal extends SignalBase {

@@ -6,7 +6,7 @@ import { parseYamlItems } from '../parsers/yaml.js';
 import { parseJsonItems, parseJsonTextItems } from '../parsers/json.js';
 import { readAll } from '../sources/bytes.js';
 import { LongLineCounter } from '../parsers/lines.js';
-import { isSingleFile } from '../sources/open.js';
+import { contentPath, isSingleFile } from '../sources/open.js';
 import type { Entry, InputPosition, Source } from '../sources/types.js';
 import type { EntryConsumer, Need, WalkSummary } from './consumer.js';
 import { itemLines } from './item-lines.js';
@@ -45,7 +45,8 @@ export async function walk(source: Source, consumers: readonly EntryConsumer[], 
     }
     summary.entries++;
     options.onProgress?.({ bytesRead: summary.bytesRead, input: source.position?.() });
-    const classified = detector.add(entry.path);
+    // Told by what the file holds; reports name it as stored (`….log.gz`).
+    const classified = { ...detector.add(contentPath(entry)), path: entry.path };
     if (bare && classified.kind === 'other') classified.kind = 'pod-log';
     if (entry.type !== 'file') {
       if (entry.type === 'symlink' || entry.type === 'hardlink') problems.warn(entry.path, `${entry.type} to '${entry.linkTarget ?? ''}' not followed`);

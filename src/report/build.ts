@@ -24,6 +24,12 @@ export function buildReport(analysis: Analysis, now: Date = new Date()): Report 
 
   const banners: string[] = [];
   for (const finding of findings) if (finding.banner) banners.push(finding.banner);
+  const assumed = findings.filter((f) => f.caveat !== undefined).map((f) => f.ruleId);
+  if (assumed.length > 0) {
+    banners.push(
+      `The cluster version is unknown (this input holds no ClusterVersion), so rules meant for certain versions were run anyway: ${assumed.join(', ')} assume${assumed.length === 1 ? 's' : ''} the cluster is in the range ${assumed.length === 1 ? 'its finding names' : 'each finding names'}.`,
+    );
+  }
   if (problems.truncatedAt) banners.push(`The input is truncated or corrupt: it was read up to ${problems.truncatedAt}; anything after it is missing from this report.`);
   const notChecked = result?.notChecked ?? [];
   if (notChecked.length > 0) banners.push(`${notChecked.length} rule(s) could not be checked on this input; see "Rules not checked".`);

@@ -37,6 +37,17 @@ export function sanitizeText(text: string): string {
   });
 }
 
+/** Said once when the report names a compressed file: where its line numbers count. */
+export const COMPRESSED_LINES_NOTE =
+  'Paths name files exactly as stored in the input; in a compressed file (.gz, .xz) line numbers count lines of its decompressed text.';
+
+/** Whether evidence or the digest names a compressed file (then {@link COMPRESSED_LINES_NOTE} is shown). */
+export function namesCompressedFile(report: Pick<Report, 'findings' | 'digest'>): boolean {
+  const compressed = (path: string): boolean => /\.(gz|xz)$/.test(path);
+  if (report.findings.some((f) => f.evidence.some((e) => compressed(e.file)))) return true;
+  return (report.digest?.components ?? []).some((c) => c.templates.some((t) => compressed(t.example.file) || t.files.some((f) => compressed(f.path))));
+}
+
 /** Most severe first, then by ruleId; equal keys keep their input order. */
 export function sortFindings(findings: readonly Finding[]): Finding[] {
   return findings

@@ -15,6 +15,7 @@ import Handlebars from 'handlebars';
 import type { Evidence, Finding, Severity } from '../engine/findings.js';
 import type { Report } from './model.js';
 import {
+  COMPRESSED_LINES_NOTE,
   countsDesc,
   displayTime,
   EVIDENCE_SHOWN,
@@ -23,6 +24,7 @@ import {
   formatUtc,
   httpUrl,
   laneTitle,
+  namesCompressedFile,
   limitRows,
   remediationBlocks,
   sanitizeText,
@@ -107,6 +109,8 @@ export interface HtmlView {
   collectedKnown: boolean;
   counts: { severity: Severity; count: number }[];
   findingCount: number;
+  /** Shown under Findings when a path names a compressed file. */
+  compressedNote: string | null;
   banners: string[];
   hasBanners: boolean;
   findings: FindingView[];
@@ -160,6 +164,7 @@ export function htmlView(report: Report, options: HtmlOptions = {}): HtmlView {
     collectedKnown: collected,
     counts,
     findingCount: findings.length,
+    compressedNote: namesCompressedFile(report) ? COMPRESSED_LINES_NOTE : null,
     banners: report.banners.map(s),
     hasBanners: report.banners.length > 0,
     findings,

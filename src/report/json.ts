@@ -95,6 +95,7 @@ function finding(f: Finding): JsonObject {
   };
   put(out, 'key', f.key);
   put(out, 'banner', f.banner);
+  put(out, 'caveat', f.caveat);
   return out;
 }
 

@@ -14,6 +14,7 @@ import type { Report } from './model.js';
 import { keepByLanePriority } from './timeline.js';
 import { anchorNote, moreRowsNote, omissionNote, TIMELINE_HEAD, timelineCells, type TimelineDoc } from './timeline-table.js';
 import {
+  COMPRESSED_LINES_NOTE,
   countsDesc,
   displayTime,
   EVIDENCE_SHOWN,
@@ -22,6 +23,7 @@ import {
   formatUtc,
   httpUrl,
   laneTitle,
+  namesCompressedFile,
   limitRows,
   remediationBlocks,
   sanitizeText,
@@ -77,6 +79,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
 
   // Findings.
   out.push('## Findings', '');
+  if (namesCompressedFile(report)) out.push(`*${COMPRESSED_LINES_NOTE}*`, '');
   const findings = sortFindings(report.findings);
   if (findings.length === 0) {
     out.push(

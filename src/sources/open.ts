@@ -13,6 +13,11 @@ import type { ContainerKind, Entry, InputPosition, Source, SourceOptions } from 
 const READ_CHUNK = 256 * 1024;
 const COMPRESSION_SUFFIX = /\.(gz|xz)$/;
 
+/** The name of what a decompressed entry holds (`x.log.gz` → `x.log`), for telling what it is; `path` otherwise. */
+export function contentPath(entry: Pick<Entry, 'path' | 'decompressed'>): string {
+  return entry.decompressed ? entry.path.replace(COMPRESSION_SUFFIX, '') : entry.path;
+}
+
 export class InputError extends Error {}
 
 /**
@@ -58,7 +63,7 @@ export async function openInput(input: string, options: SourceOptions): Promise<
       }
       const container: ContainerKind = magic === 'gzip' ? 'file.gz' : 'file.xz';
       const single: Entry = {
-        path: basename(input).replace(COMPRESSION_SUFFIX, ''),
+        path: basename(input),
         type: 'file',
         size: undefined,
         decompressed: magic,
@@ -165,7 +170,7 @@ async function* expandNested(entries: AsyncIterable<Entry>, options: SourceOptio
       if (detectMagic(inflated.head) === 'tar') {
         yield* nestedArchive(entry.path, () => tarEntries(inflated.body), options, depth);
       } else {
-        yield { path: entry.path.replace(COMPRESSION_SUFFIX, ''), type: 'file', size: undefined, decompressed: magic, body: () => inflated.body };
+        yield { path: entry.path, type: 'file', size: undefined, decompressed: magic, body: () => inflated.body };
       }
       continue;
     }

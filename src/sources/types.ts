@@ -12,16 +12,16 @@ export type ContainerKind = 'directory' | 'tar' | 'tar.gz' | 'tar.xz' | 'zip' | 
  */
 export interface Entry {
   /**
-   * POSIX path inside the input exactly as stored, with a single-file compression suffix
-   * (`.gz`) removed when the source decompressed the body. Never resolved against the
-   * file system: `../x` stays a name.
+   * POSIX path inside the input exactly as stored (a decompressed `x.log.gz` keeps its `.gz`:
+   * reports name the file a reader can open). Never resolved against the file system: `../x`
+   * stays a name.
    */
   readonly path: string;
   readonly type: EntryType;
   /** Stored size in bytes when the container says so (for decompressed bodies: unknown). */
   readonly size: number | undefined;
   readonly linkTarget?: string | undefined;
-  /** Set when the body is decompressed on the fly from `gzip` or `xz`. */
+  /** Set when the body is decompressed on the fly from `gzip` or `xz`; `path` then keeps its suffix. */
   readonly decompressed?: 'gzip' | 'xz' | undefined;
   body(): AsyncIterable<Buffer>;
 }

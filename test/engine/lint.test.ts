@@ -48,4 +48,18 @@ describe('rule loading and lint issues', () => {
     expect(reasons).toMatch(/CEL/);
     expect(reasons).toMatch(/version range/);
   });
+
+  it('loads counts and absent() in conditions and CEL on event signals, and refuses them when broken', () => {
+    const events = GOOD.replace('signals:', () => "signals:\n  ev:\n    event:\n      reason: '^BackOff$'\n      where: \"object.count >= 3\"").replace(
+      'message:',
+      'condition: line >= 2 or (ev and absent(line))\nmessage:',
+    );
+    const { rule, issues } = loadRuleText('counts.yaml', events, false);
+    expect(issues).toEqual([]);
+    expect(rule?.signals.find((s) => s.name === 'ev')).toMatchObject({ type: 'event', where: expect.any(Function) });
+    const broken = events.replace('object.count >= 3', 'object.count >=').replace('line >= 2', 'line >= two').replace('absent(line)', 'absent(nothing)');
+    const reasons = loadRuleText('broken.yaml', broken, false).issues.map((i) => i.reason).join('\n');
+    expect(reasons).toMatch(/CEL/);
+    expect(reasons).toMatch(/expected a number after '>='/);
+  });
 });

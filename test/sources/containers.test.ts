@@ -84,7 +84,7 @@ describe('sources: one tree in every container', () => {
     expect(Object.keys(nested.files).filter((p) => p.startsWith('case-0123/must-gather.tar.xz/')).length).toBe(14);
   });
 
-  it('reads a single log, plain or gzipped, and gather-extra style .log.gz files', async () => {
+  it('reads a single log, plain or gzipped, and gather-extra style .log.gz files, named as stored', async () => {
     const dir = join(out, 'gather-extra');
     mkdirSync(join(dir, 'pods'), { recursive: true });
     const log = join(MG_MINI, 'must-gather-aws');
@@ -100,9 +100,9 @@ describe('sources: one tree in every container', () => {
     await gzipFile(cvoLog, gz);
     const single = await listing(gz);
     expect(single.container).toBe('file.gz');
-    expect(single.files).toEqual({ 'cvo.log': plain.files['current.log'] });
+    expect(single.files).toEqual({ 'cvo.log.gz': plain.files['current.log'] });
     const folder = await listing(dir);
-    expect(folder.files).toEqual({ 'pods/openshift-cluster-version_cluster-version-operator-849b4dcf9c-dl6zb_cluster-version-operator.log': plain.files['current.log'] });
+    expect(folder.files).toEqual({ 'pods/openshift-cluster-version_cluster-version-operator-849b4dcf9c-dl6zb_cluster-version-operator.log.gz': plain.files['current.log'] });
   });
 });
 

@@ -1,0 +1,91 @@
+import { describe, it, expect } from 'vitest';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import yaml from 'js-yaml';
+import { mgsift } from '../helpers/cli.js';
+
+/**
+ * Precision on real archives: the whole rule pack runs over every real archive in
+ * ../shared/samples-real/ and may raise only the findings listed, with a reason, in
+ * expected-findings.yaml (its header documents the format).
+ */
+const REAL = new URL('../../../shared/samples-real/', import.meta.url).pathname;
+const EXPECTATIONS = new URL('./expected-findings.yaml', import.meta.url).pathname;
+
+interface Allowed {
+  archive: string;
+  rule: string;
+  severity?: string;
+  reason: string;
+}
+
+interface ReportFinding {
+  ruleId: string;
+  severity: string;
+  evidence: { file: string; line?: number }[];
+}
+
+const ARCHIVE = /\.(tar|tar\.gz|tgz|tar\.xz|zip)$/;
+
+/** Archives at any depth, and folders holding a gathered tree at their top, as paths below `root`. */
+function realInputs(root: string, dir = root): string[] {
+  const inputs: string[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) {
+      if (existsSync(join(path, 'namespaces')) || existsSync(join(path, 'cluster-scoped-resources'))) inputs.push(relative(root, path));
+      else inputs.push(...realInputs(root, path));
+    } else if (ARCHIVE.test(name)) {
+      inputs.push(relative(root, path));
+    }
+  }
+  return inputs;
+}
+
+function loadAllowed(): Allowed[] {
+  const document = yaml.load(readFileSync(EXPECTATIONS, 'utf8')) as { allowed?: Allowed[] } | undefined;
+  const allowed = document?.allowed ?? [];
+  for (const entry of allowed) {
+    if (!entry.archive || !entry.rule || !entry.reason?.trim()) {
+      throw new Error(`expected-findings.yaml: every entry needs archive, rule and reason: ${JSON.stringify(entry)}`);
+    }
+  }
+  return allowed;
+}
+
+/** One line per finding: rule, severity and where its first evidence is. */
+function describeFinding(f: ReportFinding): string {
+  const where = f.evidence
+    .slice(0, 3)
+    .map((e) => (e.file === '' ? '(derived fact)' : `${e.file}${e.line !== undefined ? `:${e.line}` : ''}`))
+    .join(', ');
+  const more = f.evidence.length > 3 ? ` and ${f.evidence.length - 3} more` : '';
+  return `${f.ruleId} (${f.severity}) at ${where || '(no evidence)'}${more}`;
+}
+
+const present = existsSync(REAL);
+const inputs = present ? realInputs(REAL) : [];
+const allowed = loadAllowed();
+
+describe.runIf(present)('precision: the whole pack on every real archive in ../shared/samples-real', () => {
+  it('expected-findings.yaml names only archives that exist', () => {
+    expect(allowed.map((a) => a.archive).filter((a) => !inputs.includes(a))).toEqual([]);
+    expect(inputs).toEqual(expect.arrayContaining(['must-gather-aws.tar.xz', 'must-gather-metal.tar.xz']));
+  });
+
+  it.each(inputs)('%s raises only the findings listed in expected-findings.yaml', (archive) => {
+    const run = mgsift(['analyze', join(REAL, archive), '--format', 'json', '-o', '-', '--fail-on', 'critical']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const findings = (JSON.parse(run.stdout) as { findings: ReportFinding[] }).findings;
+    const mine = allowed.filter((a) => a.archive === archive);
+    const isAllowed = (f: ReportFinding): boolean => mine.some((a) => a.rule === f.ruleId && (a.severity === undefined || a.severity === f.severity));
+    const unexpected = findings.filter((f) => !isAllowed(f)).map(describeFinding);
+    const stale = mine.filter((a) => !findings.some((f) => f.ruleId === a.rule)).map((a) => `${a.rule}: listed for ${archive} but not raised (delete the entry)`);
+    expect({ unexpected, stale }).toEqual({ unexpected: [], stale: [] });
+  });
+});
+
+describe.runIf(!present)('precision on real archives', () => {
+  it.skip(`skipped: ${REAL} is absent (the real archives are not part of the repository)`, () => {});
+});
