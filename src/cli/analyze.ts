@@ -44,8 +44,10 @@ export function analyzeCommand(): Command {
       .option('--exclude <id-or-tag...>', 'skip these rules (ids or tags)')
       .option('-j, --jobs <n>', 'analyse up to n inputs at once, each in its own worker thread', '1')
       .option('-q, --quiet', 'print nothing but errors'),
-  ).action(async (inputs: string[], flags: AnalyzeFlags) => {
+  ).action(async (inputs: string[], flags: AnalyzeFlags, command: Command) => {
     const { formats, jsonl } = parseFormats(flags.format);
+    // The diagnosis alone is for a terminal: stdout unless -o says otherwise.
+    if (formats.length === 1 && formats[0] === 'text' && !jsonl && command.getOptionValueSource('output') === 'default') flags.output = '-';
     const jobs = Number(flags.jobs);
     if (!Number.isInteger(jobs) || jobs < 1) throw new UsageError(`--jobs needs a whole number of at least 1, not '${flags.jobs}'`);
     const outputs = formats.length + (jsonl ? 1 : 0);
@@ -154,7 +156,7 @@ function parseFormats(text: string): { formats: Format[]; jsonl: boolean } {
 }
 
 function extensionOf(format: Format): string {
-  return format === 'junit' ? 'junit.xml' : format;
+  return format === 'junit' ? 'junit.xml' : format === 'text' ? 'txt' : format;
 }
 
 /** A file-name stem from an input path: `case/must-gather.tar.gz` → `must-gather`. */

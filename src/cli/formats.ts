@@ -4,8 +4,10 @@ import { renderJson } from '../report/json.js';
 import { renderHtml } from '../report/html.js';
 import { renderMarkdown } from '../report/markdown.js';
 import { renderJunit } from '../report/junit.js';
+import { renderDiagnosisText } from '../report/diagnosis.js';
 
-export const FORMATS = ['html', 'json', 'md', 'junit'] as const;
+/** `text` is the diagnosis alone, for a terminal. */
+export const FORMATS = ['html', 'json', 'md', 'junit', 'text'] as const;
 export type Format = (typeof FORMATS)[number];
 
 export function renderReport(report: Report, format: Format, failOn: Severity): string {
@@ -18,5 +20,7 @@ export function renderReport(report: Report, format: Format, failOn: Severity): 
       return renderMarkdown(report);
     case 'junit':
       return renderJunit(report, failOn);
+    case 'text':
+      return renderDiagnosisText(report);
   }
 }

@@ -32,6 +32,7 @@ export function rulesCommand(): Command {
     .action(async (paths: string[], flags: { rules?: string[] }) => {
       const { rules: loadedRules, issues } = await loadPaths([...paths, ...(flags.rules ?? [])]);
       for (const rule of loadedRules) issues.push(...(await lintRule(rule)));
+      issues.push(...(await unknownExplained(loadedRules)));
       reportIssues(issues);
       process.stdout.write(`${loadedRules.length} rules, ${issues.length} problem(s)\n`);
       process.exitCode = issues.length > 0 ? 1 : 0;
@@ -204,6 +205,16 @@ async function lintRule(rule: Rule): Promise<RuleIssue[]> {
     issues.push({ file: rule.file, line: 1, reason: `fixtures: ${(err as Error).message}` });
   }
   return issues;
+}
+
+/** `explains.rules` naming a rule that is neither linted here nor built in (a typo links nothing). */
+async function unknownExplained(rules: readonly Rule[]): Promise<RuleIssue[]> {
+  const named = rules.flatMap((rule) => rule.explains.flatMap((entry) => entry.rules.map((id) => ({ rule, id }))));
+  const known = new Set(rules.map((r) => r.id));
+  if (named.some(({ id }) => !known.has(id))) for (const rule of (await loadRules()).rules) known.add(rule.id);
+  return named
+    .filter(({ id }) => !known.has(id))
+    .map(({ rule, id }) => ({ file: rule.file, line: 1, reason: `explains names rule '${id}', which is neither here nor built in` }));
 }
 
 function reportIssues(issues: readonly RuleIssue[]): void {

@@ -9,7 +9,10 @@ import { factValue, factFile, describeMissingFact } from './facts-view.js';
 import { evaluateCondition, type SignalValues } from './condition.js';
 import { LogScanner, type CandidateLine } from './scan.js';
 import type { EventSignal, FactSignal, LogSelector, LogSignal, ResourceSignal, Rule, Signal } from './rule.js';
-import type { Evidence, Finding, NotChecked, Passed } from './findings.js';
+import { findingId, type Evidence, type Finding, type NotChecked, type Passed } from './findings.js';
+import { fieldValues, type FieldPath } from './field-path.js';
+import { joinFindings, type Diagnosis, type LinkSubject, type ObjectRef, type TimeWindow } from './diagnosis.js';
+import type { ObjectTemplate, WindowTemplate } from './rule.js';
 
 /** Longest evidence text kept (a log line can be much longer). */
 const MAX_EVIDENCE_TEXT = 2000;
@@ -34,6 +37,7 @@ export interface EngineResult {
   findings: Finding[];
   notChecked: NotChecked[];
   passed: Passed[];
+  diagnosis: Diagnosis;
 }
 
 /**
@@ -130,6 +134,9 @@ export class RuleEngine implements EntryConsumer {
         text: clip(line.text),
         match: [match.index, match.index + match[0].length],
         captures: match.groups ? { ...match.groups } : undefined,
+        namespace: entry.namespace,
+        pod: entry.pod,
+        container: entry.container,
       });
     }
   }
@@ -146,6 +153,8 @@ export class RuleEngine implements EntryConsumer {
       if (signal.namespace !== undefined && meta.namespace !== signal.namespace) continue;
       if (signal.objectName !== undefined && meta.name !== signal.objectName) continue;
       if (signal.where && !signal.where({ object })) continue;
+      const captured = signal.match ? matchField(object, signal.match) : {};
+      if (signal.match?.required && captured === undefined) continue;
       const name = meta.name ?? '';
       const ref = { kind, namespace: meta.namespace, name };
       this.hold(state, identityKey(object), {
@@ -155,7 +164,7 @@ export class RuleEngine implements EntryConsumer {
         time: undefined,
         text: clip(signal.summary ? safeRender(signal.summary, { object }) : `${kind} ${meta.namespace ? `${meta.namespace}/` : ''}${name}`),
         object: ref,
-        captures: { kind, name, namespace: meta.namespace ?? '' },
+        captures: { ...captured, kind, name, namespace: meta.namespace ?? '' },
         data: object,
       });
     }
@@ -207,7 +216,8 @@ export class RuleEngine implements EntryConsumer {
   /** Evaluates facts, conditions and scopes, and builds findings. */
   finish(facts: Facts): EngineResult {
     for (const state of this.states) if (state.signal.type === 'fact') this.evaluateFact(state, facts);
-    const result: EngineResult = { findings: [], notChecked: [], passed: [] };
+    const result: EngineResult = { findings: [], notChecked: [], passed: [], diagnosis: { roots: [], cyclesBroken: [] } };
+    const subjects: LinkSubject[] = [];
     for (const rule of this.rules) {
       const scope = scopeOf(rule, facts);
       if (scope.outOfScope) {
@@ -225,9 +235,19 @@ export class RuleEngine implements EntryConsumer {
         const missing = states.filter((s) => values.truth(s.signal.name) === 'unknown').map((s) => missingData(s.signal));
         result.notChecked.push({ ruleId: rule.id, title: rule.title, component: rule.component, reason: `the archive lacks ${missing.join('; ')}` });
       } else {
-        result.findings.push(...findings);
+        for (const { finding, subject } of findings) {
+          result.findings.push(finding);
+          subjects.push(subject);
+        }
       }
     }
+    const joined = joinFindings(subjects);
+    for (const finding of result.findings) {
+      const id = findingId(finding);
+      finding.explains = joined.links.filter((l) => l.cause === id).map((l) => l.effect);
+      finding.explainedBy = joined.links.filter((l) => l.effect === id).map((l) => l.cause);
+    }
+    result.diagnosis = joined.diagnosis;
     return result;
   }
 
@@ -237,7 +257,7 @@ export class RuleEngine implements EntryConsumer {
    * Items whose key renders empty are context shared by every group; when no item has a key,
    * the rule makes one finding as without `per`.
    */
-  private perKey(rule: Rule, states: SignalState[], facts: Facts, caveat: string | undefined): Finding[] {
+  private perKey(rule: Rule, states: SignalState[], facts: Facts, caveat: string | undefined): { finding: Finding; subject: LinkSubject }[] {
     const per = rule.per!;
     const keyed = states.map((state) => {
       const byKey = new Map<string, Held[]>();
@@ -252,12 +272,12 @@ export class RuleEngine implements EntryConsumer {
     });
     const keys = [...new Set(keyed.flatMap((k) => [...k.byKey.keys()]))];
     if (keys.length === 0) return [this.buildFinding(rule, states, valuesOf(states), facts, caveat)];
-    const findings: Finding[] = [];
+    const findings: { finding: Finding; subject: LinkSubject }[] = [];
     for (const key of keys) {
       const group = keyed.map(({ state, byKey, shared }) => ({ ...state, items: [...shared, ...(byKey.get(key) ?? [])], dropped: 0 }));
       const values = valuesOf(group);
       if (evaluateCondition(rule.condition, values) !== true) continue;
-      findings.push({ ...this.buildFinding(rule, group, values, facts, caveat), key });
+      findings.push(this.buildFinding(rule, group, values, facts, caveat, key));
     }
     return findings;
   }
@@ -284,7 +304,14 @@ export class RuleEngine implements EntryConsumer {
     }
   }
 
-  private buildFinding(rule: Rule, states: SignalState[], values: SignalValues, facts: Facts, caveat: string | undefined): Finding {
+  private buildFinding(
+    rule: Rule,
+    states: SignalState[],
+    values: SignalValues,
+    facts: Facts,
+    caveat: string | undefined,
+    key?: string,
+  ): { finding: Finding; subject: LinkSubject } {
     const matched = states.filter((s) => values.truth(s.signal.name) === true);
     const signals: Record<string, unknown> = {};
     for (const state of states) {
@@ -294,8 +321,28 @@ export class RuleEngine implements EntryConsumer {
     const evidence = matched.flatMap((s) => s.items.map(templateItem));
     const context = { rule: { id: rule.id, title: rule.title }, cluster: facts.cluster ?? {}, facts, signals, evidence, collectedAt: facts.collectedAt };
     const severity = rule.severityWhen.find((s) => evaluateCondition(s.condition, values) === true)?.severity ?? rule.severity;
+    const itemsOf = (signal: string): Held[] => states.find((s) => s.signal.name === signal)?.items ?? [];
+    const about = objectsOf(rule.about, itemsOf, context);
+    const subject: LinkSubject = {
+      id: findingId({ ruleId: rule.id, key }),
+      rule: rule.id,
+      title: rule.title,
+      severity,
+      about,
+      mentions: objectsOf(rule.mentions, itemsOf, context),
+      // When things happened (log lines, events), not when a fact or object says something began.
+      times: matched
+        .filter((s) => s.signal.type === 'log' || s.signal.type === 'event')
+        .flatMap((s) => s.items.flatMap((i) => (i.time === undefined ? [] : [i.time]))),
+      since: matched.reduce<number | undefined>(
+        (min, s) => s.items.reduce((m, i) => (i.time !== undefined && (m === undefined || i.time < m) ? i.time : m), min),
+        undefined,
+      ),
+      windows: windowsOf(rule.windows, itemsOf, context, facts.collectedAt),
+      explains: rule.explains,
+    };
     const message = safeRender(rule.message, context);
-    return {
+    const finding: Finding = {
       ruleId: rule.id,
       severity,
       title: rule.title,
@@ -308,8 +355,85 @@ export class RuleEngine implements EntryConsumer {
       evidenceDropped: matched.reduce((n, s) => n + s.dropped, 0),
       banner: rule.banner ? safeRender(rule.banner, context) || undefined : undefined,
       caveat,
+      about,
+      explains: [],
+      explainedBy: [],
+      ...(key !== undefined ? { key } : {}),
     };
+    return { finding, subject };
   }
+}
+
+/**
+ * Every match of the regex over the field's values; each named group's distinct values joined
+ * with ", ". Undefined when nothing matched.
+ */
+function matchField(object: K8sObject, match: { path: FieldPath; regex: RegExp }): Record<string, string> | undefined {
+  const found = new Map<string, string[]>();
+  let any = false;
+  for (const value of fieldValues(object, match.path)) {
+    for (const m of value.matchAll(match.regex)) {
+      any = true;
+      for (const [name, captured] of Object.entries(m.groups ?? {})) {
+        if (captured === undefined || captured === '') continue;
+        const list = found.get(name) ?? [];
+        if (!list.includes(captured)) list.push(captured);
+        found.set(name, list);
+      }
+    }
+  }
+  if (!any) return undefined;
+  return Object.fromEntries([...found].map(([name, values]) => [name, values.join(', ')]));
+}
+
+/** The objects of `about` / `mentions` entries, rendered per evidence item or once for the finding. */
+function objectsOf(entries: readonly ObjectTemplate[], itemsOf: (signal: string) => Held[], context: object): ObjectRef[] {
+  const refs = new Map<string, ObjectRef>();
+  const add = (entry: ObjectTemplate, scope: object, fallback: Evidence['object']): void => {
+    const kind = entry.kind ? safeRender(entry.kind, scope) : (fallback?.kind ?? '');
+    const namespace = entry.namespace ? safeRender(entry.namespace, scope) : entry.name ? undefined : fallback?.namespace;
+    // A list as messages write it: `a, b and c`.
+    const names = entry.name ? safeRender(entry.name, scope).split(/[\s,]+/).filter((n) => n !== 'and') : [fallback?.name ?? ''];
+    for (const name of names) {
+      if (kind === '' || name === '' || name.startsWith('(template error')) continue;
+      const ref: ObjectRef = { kind, name, ...(namespace ? { namespace } : {}) };
+      refs.set(`${kind}/${namespace ?? ''}/${name}`, ref);
+    }
+  };
+  for (const entry of entries) {
+    if (entry.signal === undefined) add(entry, context, undefined);
+    else for (const item of itemsOf(entry.signal)) add(entry, { ...context, ...templateItem(item) }, evidenceObject(item));
+  }
+  return [...refs.values()];
+}
+
+/** An evidence item's object: the matched object or event's, or a log line's pod. */
+function evidenceObject(item: Held): Evidence['object'] {
+  if (item.object) return item.object;
+  if (item.pod) return { kind: 'Pod', namespace: item.namespace, name: item.pod };
+  return undefined;
+}
+
+function windowsOf(entries: readonly WindowTemplate[], itemsOf: (signal: string) => Held[], context: object, collectedAt: number | undefined): TimeWindow[] {
+  const windows: TimeWindow[] = [];
+  const add = (entry: WindowTemplate, scope: object): void => {
+    const from = timeValue(safeRender(entry.from, scope));
+    if (from === undefined) return;
+    const to = entry.to ? timeValue(safeRender(entry.to, scope)) : undefined;
+    windows.push({ from, to: to ?? collectedAt, label: safeRender(entry.label, scope) });
+  };
+  for (const entry of entries) {
+    if (entry.signal === undefined) add(entry, context);
+    else for (const item of itemsOf(entry.signal)) add(entry, { ...context, ...templateItem(item) });
+  }
+  return windows;
+}
+
+/** Epoch ms from a rendered template: digits, or an ISO time. */
+function timeValue(text: string): number | undefined {
+  if (/^\d+$/.test(text)) return Number(text);
+  const ms = Date.parse(text);
+  return Number.isFinite(ms) ? ms : undefined;
 }
 
 /** What a template sees of one piece of evidence: the evidence, its captures at the top, and the object. */

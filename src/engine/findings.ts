@@ -1,4 +1,5 @@
 /** What the rule engine hands to the reports. */
+import type { ObjectRef } from './diagnosis.js';
 
 export type Severity = 'info' | 'warning' | 'error' | 'critical';
 
@@ -27,6 +28,10 @@ export interface Evidence {
   captures?: Record<string, string> | undefined;
   /** For objects and events: kind, namespace, name. */
   object?: { kind: string; namespace?: string | undefined; name: string } | undefined;
+  /** For pod log lines: where the line was written. */
+  namespace?: string | undefined;
+  pod?: string | undefined;
+  container?: string | undefined;
 }
 
 export interface Finding {
@@ -47,6 +52,16 @@ export interface Finding {
   banner?: string | undefined;
   /** An assumption the finding rests on, e.g. the rule's version range could not be checked. */
   caveat?: string | undefined;
+  /** Objects the finding is about (its rule's `about`), for links and the diagnosis. */
+  about: ObjectRef[];
+  /** Ids ({@link findingId}) of the findings this one explains, and of those that explain it. */
+  explains: string[];
+  explainedBy: string[];
+}
+
+/** A finding's id in one report: its rule id, with the key for a rule with `per` (`cluster-alert-firing [KubePodCrashLooping]`). */
+export function findingId(finding: { ruleId: string; key?: string | undefined }): string {
+  return finding.key !== undefined ? `${finding.ruleId} [${finding.key}]` : finding.ruleId;
 }
 
 export interface NotChecked {

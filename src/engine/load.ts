@@ -12,7 +12,9 @@ import { requiredLiteral } from './literal.js';
 import { unsafeRegexReason } from './regex-safety.js';
 import { isValidRange } from '../facts/version.js';
 import type { Severity } from './findings.js';
-import type { LogSelector, Rule, Signal } from './rule.js';
+import type { LogSelector, ObjectTemplate, Rule, Signal, WindowTemplate } from './rule.js';
+import type { ExplainsEntry } from './diagnosis.js';
+import { parseFieldPath } from './field-path.js';
 
 /** The rule pack shipped with mgsift, and its schema. */
 export const BUILTIN_RULES_DIR = fileURLToPath(new URL('../../rules/', import.meta.url));
@@ -100,11 +102,31 @@ interface RawRule {
   per?: string;
   severityWhen?: { condition: string; severity: Severity }[];
   maxEvidence?: number;
+  about?: RawObject[];
+  mentions?: RawObject[];
+  windows?: { signal?: string; from: string; to?: string; label: string }[];
+  explains?: { rules?: string[]; kinds?: string[]; by?: 'object' | 'time'; because?: string }[];
+}
+
+interface RawObject {
+  signal?: string;
+  kind?: string;
+  namespace?: string;
+  name?: string;
 }
 
 interface RawSignal {
   log?: { files: Record<string, string | boolean>[]; regex: string; literal?: string | string[]; level?: string | string[]; ignoreCase?: boolean; presence?: string };
-  resource?: { group?: string; kind: string; resource?: string; namespace?: string; name?: string; where?: string; summary?: string };
+  resource?: {
+    group?: string;
+    kind: string;
+    resource?: string;
+    namespace?: string;
+    name?: string;
+    where?: string;
+    match?: { field: string; regex: string; required?: boolean };
+    summary?: string;
+  };
   event?: { reason?: string; message?: string; literal?: string; namespace?: string; involvedKind?: string; involvedName?: string; where?: string };
   fact?: { name: string; where?: string; summary?: string };
 }
@@ -192,6 +214,9 @@ export function loadRuleText(file: string, text: string, builtin: boolean): { ru
       const r = spec.resource;
       const where = r.where === undefined ? undefined : compile([...base, 'resource', 'where'], () => compileCel(r.where!));
       if (r.where !== undefined && !where) continue;
+      const matchPath = r.match && compile([...base, 'resource', 'match', 'field'], () => parseFieldPath(r.match!.field));
+      const matchRe = r.match && regex([...base, 'resource', 'match', 'regex'], r.match.regex, 'g');
+      if (r.match && (!matchPath || !matchRe)) continue;
       signals.push({
         type: 'resource',
         name,
@@ -201,6 +226,7 @@ export function loadRuleText(file: string, text: string, builtin: boolean): { ru
         namespace: r.namespace,
         objectName: r.name,
         where,
+        match: r.match && matchPath && matchRe ? { path: matchPath, regex: matchRe, required: r.match.required ?? true } : undefined,
         summary: template([...base, 'resource', 'summary'], r.summary),
       });
     } else if (spec.event) {
@@ -242,6 +268,33 @@ export function loadRuleText(file: string, text: string, builtin: boolean): { ru
   if (raw.applies?.versions !== undefined && !isValidRange(raw.applies.versions)) {
     at(['applies', 'versions'], `invalid version range '${raw.applies.versions}'`);
   }
+  const objects = (field: 'about' | 'mentions'): ObjectTemplate[] =>
+    (raw[field] ?? []).map((entry, i) => {
+      const path = [field, String(i)];
+      if (entry.signal !== undefined && !names.includes(entry.signal)) at(path, `${field} names unknown signal '${entry.signal}'`);
+      if (entry.signal === undefined && entry.name === undefined) at(path, `${field} entry needs a signal or a name`);
+      return {
+        signal: entry.signal,
+        kind: template([...path, 'kind'], entry.kind),
+        namespace: template([...path, 'namespace'], entry.namespace),
+        name: template([...path, 'name'], entry.name),
+      };
+    });
+  const about = objects('about');
+  const mentions = objects('mentions');
+  const windows: WindowTemplate[] = [];
+  (raw.windows ?? []).forEach((entry, i) => {
+    const path = ['windows', String(i)];
+    if (entry.signal !== undefined && !names.includes(entry.signal)) at(path, `windows names unknown signal '${entry.signal}'`);
+    const from = template([...path, 'from'], entry.from);
+    const label = template([...path, 'label'], entry.label);
+    if (from && label) windows.push({ signal: entry.signal, from, to: template([...path, 'to'], entry.to), label });
+  });
+  const explains: ExplainsEntry[] = (raw.explains ?? []).map((entry, i) => {
+    if (entry.by === 'time' && windows.length === 0) at(['explains', String(i)], 'explains by time needs windows');
+    return { rules: entry.rules ?? [], kinds: entry.kinds ?? [], by: entry.by ?? 'object', because: entry.because };
+  });
+  if (explains.some((e) => e.by === 'object') && about.length === 0) at(['explains'], 'explains by object needs about');
   const message = template(['message'], raw.message);
   const remediation = template(['remediation'], raw.remediation);
   const banner = template(['banner'], raw.banner);
@@ -269,6 +322,10 @@ export function loadRuleText(file: string, text: string, builtin: boolean): { ru
       banner,
       per,
       maxEvidence: raw.maxEvidence ?? DEFAULT_MAX_EVIDENCE,
+      about,
+      mentions,
+      windows,
+      explains,
       file,
       builtin,
     },

@@ -2,6 +2,8 @@ import type { ConditionNode } from './condition.js';
 import type { CelProgram } from './cel.js';
 import type { Template } from './templates.js';
 import type { Severity } from './findings.js';
+import type { ExplainsEntry } from './diagnosis.js';
+import type { FieldPath } from './field-path.js';
 
 /** A rule as loaded, validated and compiled from its YAML file. */
 export interface Rule {
@@ -24,9 +26,36 @@ export interface Rule {
   /** One finding per key this renders from each evidence item (see `per` in rules/README.md). */
   per: Template | undefined;
   maxEvidence: number;
+  /** Objects a finding of this rule is about, and objects its evidence names (for links). */
+  about: ObjectTemplate[];
+  mentions: ObjectTemplate[];
+  /** Spans of time a finding stands for, for links by time. */
+  windows: WindowTemplate[];
+  /** Which other findings a finding of this rule may explain. */
+  explains: ExplainsEntry[];
   /** Where the rule came from. */
   file: string;
   builtin: boolean;
+}
+
+/**
+ * One object (or several: `name` may render names separated by commas or spaces) per evidence
+ * item of `signal`, or one for the finding without it. Absent parts default to the evidence's
+ * object (a log line's pod).
+ */
+export interface ObjectTemplate {
+  signal: string | undefined;
+  kind: Template | undefined;
+  namespace: Template | undefined;
+  name: Template | undefined;
+}
+
+export interface WindowTemplate {
+  signal: string | undefined;
+  /** Render epoch ms or an ISO time; `to` empty: open until collection. */
+  from: Template;
+  to: Template | undefined;
+  label: Template;
 }
 
 export interface LogSelector {
@@ -62,6 +91,8 @@ export interface ResourceSignal extends SignalBase {
   namespace: string | undefined;
   objectName: string | undefined;
   where: CelProgram | undefined;
+  /** Regex over a field's values; its named captures (every match) go into the evidence. */
+  match: { path: FieldPath; regex: RegExp; required: boolean } | undefined;
   summary: Template | undefined;
 }
 

@@ -19,6 +19,15 @@ hb.registerHelper('plural', (n: unknown, word: unknown) => `${String(n)} ${Strin
 hb.registerHelper('time', (ms: unknown) =>
   typeof ms === 'number' && Number.isFinite(ms) ? new Date(ms).toISOString().replace('.000Z', 'Z') : 'unknown time',
 );
+hb.registerHelper('elapsed', (from: unknown, to: unknown) => {
+  if (typeof from !== 'number' || typeof to !== 'number' || !Number.isFinite(from) || !Number.isFinite(to) || to < from) return 'an unknown time';
+  const minutes = Math.floor((to - from) / 60_000);
+  const days = Math.floor(minutes / 1440);
+  const hours = Math.floor((minutes % 1440) / 60);
+  const parts = [days > 0 ? `${days}d` : '', hours > 0 ? `${hours}h` : '', `${minutes % 60}m`];
+  return parts.filter(Boolean).join('');
+});
+hb.registerHelper('includes', (list: unknown, value: unknown) => Array.isArray(list) && list.includes(value));
 hb.registerHelper('unique', (list: unknown, key: unknown) => {
   if (!Array.isArray(list)) return [];
   const values = list.map((item) => (typeof key === 'string' && item && typeof item === 'object' ? (item as Record<string, unknown>)[key] : item));

@@ -50,6 +50,7 @@ export function buildReport(analysis: Analysis, now: Date = new Date()): Report 
     collectedAt: iso(facts.collectedAt),
     counts,
     banners,
+    diagnosis: result?.diagnosis ?? { roots: [], cyclesBroken: [] },
     findings,
     notChecked: [...notChecked].sort((a, b) => a.ruleId.localeCompare(b.ruleId)),
     passed: [...(result?.passed ?? [])].sort((a, b) => a.ruleId.localeCompare(b.ruleId)),

@@ -48,12 +48,18 @@ export function namesCompressedFile(report: Pick<Report, 'findings' | 'digest'>)
   return (report.digest?.components ?? []).some((c) => c.templates.some((t) => compressed(t.example.file) || t.files.some((f) => compressed(f.path))));
 }
 
-/** Most severe first, then by ruleId; equal keys keep their input order. */
+/**
+ * Causes first (findings nothing explains), then the explained ones; each group most severe
+ * first, then by ruleId; equal keys keep their input order. Being explained never lowers a
+ * finding's severity, only its place.
+ */
 export function sortFindings(findings: readonly Finding[]): Finding[] {
+  const explained = (f: Finding): number => (f.explainedBy.length > 0 ? 1 : 0);
   return findings
     .map((finding, index) => ({ finding, index }))
     .sort(
       (a, b) =>
+        explained(a.finding) - explained(b.finding) ||
         severityRank(b.finding.severity) - severityRank(a.finding.severity) ||
         compareStrings(a.finding.ruleId, b.finding.ruleId) ||
         a.index - b.index,

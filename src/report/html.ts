@@ -12,7 +12,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Handlebars from 'handlebars';
-import type { Evidence, Finding, Severity } from '../engine/findings.js';
+import { findingId, type Evidence, type Finding, type Severity } from '../engine/findings.js';
 import type { Report } from './model.js';
 import {
   COMPRESSED_LINES_NOTE,
@@ -36,6 +36,7 @@ import {
 import { timelineView, type TimelineView } from './timeline-view.js';
 import { digestView, type DigestView } from './digest.js';
 import { verdictsView, type VerdictsView } from './verdicts.js';
+import { diagnosisView, findingAnchor, type DiagnosisView } from './diagnosis.js';
 
 export interface HtmlOptions {
   /** Folder holding `report.html.hbs` and `partials/`; defaults to the package's `templates/`. */
@@ -96,6 +97,10 @@ interface FindingView {
   hasRemediation: boolean;
   references: { text: string; href: string | null }[];
   hasReferences: boolean;
+  /** Links to the findings this one explains and to those that explain it. */
+  explainedBy: { href: string; ruleId: string }[];
+  explains: { href: string; ruleId: string }[];
+  hasLinks: boolean;
 }
 
 export interface HtmlView {
@@ -113,6 +118,7 @@ export interface HtmlView {
   compressedNote: string | null;
   banners: string[];
   hasBanners: boolean;
+  diagnosis: DiagnosisView;
   findings: FindingView[];
   hasFindings: boolean;
   timeline: TimelineView;
@@ -146,7 +152,7 @@ export function htmlView(report: Report, options: HtmlOptions = {}): HtmlView {
     { label: 'Channel', value: c.channel },
   ].map((p) => ({ label: p.label, value: p.value === undefined || p.value === '' ? 'unknown' : s(p.value) }));
 
-  const findings = sortFindings(report.findings).map((f, i) => findingView(f, i, shown));
+  const findings = sortFindings(report.findings).map((f) => findingView(f, shown));
   const counts = countsDesc(report);
   const collected = report.collectedAt !== undefined && report.collectedAt !== '';
   return {
@@ -167,6 +173,7 @@ export function htmlView(report: Report, options: HtmlOptions = {}): HtmlView {
     compressedNote: namesCompressedFile(report) ? COMPRESSED_LINES_NOTE : null,
     banners: report.banners.map(s),
     hasBanners: report.banners.length > 0,
+    diagnosis: diagnosisView(report),
     findings,
     hasFindings: findings.length > 0,
     timeline: timelineView(report, { maxItems: options.maxTimelineItems, maxRows: options.maxTimelineRows }),
@@ -193,7 +200,7 @@ export function htmlView(report: Report, options: HtmlOptions = {}): HtmlView {
 }
 
 
-function findingView(f: Finding, index: number, shown: number): FindingView {
+function findingView(f: Finding, shown: number): FindingView {
   const evidence = f.evidence.slice(0, shown).map(evidenceView);
   const notShown = evidenceNotShown(f, evidence.length);
   const dropped = Math.max(f.evidenceDropped, 0);
@@ -206,7 +213,10 @@ function findingView(f: Finding, index: number, shown: number): FindingView {
   const remediation = remediationBlocks(f.remediation).map((b) => ({ code: b.kind === 'code', text: s(b.text) }));
   const references = f.references.map((ref) => ({ text: s(ref), href: httpUrl(ref) ?? null }));
   return {
-    anchor: `finding-${index + 1}`,
+    anchor: findingAnchor(findingId(f)),
+    explainedBy: f.explainedBy.map((id) => ({ href: `#${findingAnchor(id)}`, ruleId: s(id) })),
+    explains: f.explains.map((id) => ({ href: `#${findingAnchor(id)}`, ruleId: s(id) })),
+    hasLinks: f.explainedBy.length + f.explains.length > 0,
     severity: f.severity,
     ruleId: s(f.ruleId),
     title: s(f.key !== undefined ? `${f.title} — ${f.key}` : f.title),

@@ -16,9 +16,10 @@ import { compareStrings, displayTime, sanitizeText, SEVERITIES_DESC, sortFinding
 import { HTML_CSP, loadTemplate } from './html.js';
 import { put, type JsonObject } from './json.js';
 import { known, mdCell, mdText, table } from './md.js';
+import { symptomsOf } from './diagnosis.js';
 
 /** Version of the index's shape (`schema/index.schema.json`). */
-export const INDEX_SCHEMA_VERSION = '1.0';
+export const INDEX_SCHEMA_VERSION = '1.1';
 
 /** `ok`: read whole; `partial`: a report, but part of the input could not be read; `failed`: no report. */
 export type ArchiveStatus = 'ok' | 'partial' | 'failed';
@@ -49,6 +50,8 @@ export interface IndexRow {
   counts?: Record<Severity, number> | undefined;
   /** Most severe first. */
   findings: IndexFinding[];
+  /** The roots of the archive's diagnosis, most severe first, each with how many findings it explains. */
+  rootCauses: (IndexFinding & { explains: number })[];
 }
 
 /** A rule that fired in at least one archive: one column of the index. */
@@ -87,12 +90,13 @@ export function archiveRow(input: string, report: Report, reports: readonly stri
     collectedAt: report.collectedAt,
     counts: { ...report.counts },
     findings: sortFindings(report.findings).map((f) => ({ ruleId: f.ruleId, ...(f.key !== undefined ? { key: f.key } : {}), severity: f.severity, title: f.title })),
+    rootCauses: report.diagnosis.roots.map((r) => ({ ruleId: r.ruleId, severity: r.severity, title: r.title, explains: symptomsOf(r).length })),
   };
 }
 
 /** The row of an archive that could not be analysed. */
 export function failedRow(input: string, error: string): IndexRow {
-  return { input, status: 'failed', error, reports: [], cluster: {}, findings: [] };
+  return { input, status: 'failed', error, reports: [], cluster: {}, findings: [], rootCauses: [] };
 }
 
 /** Whether a row holds a finding at or above `failOn` (what makes `analyze` exit 1). */
@@ -169,6 +173,7 @@ function rowJson(row: IndexRow): JsonObject {
     finding.title = f.title;
     return finding;
   });
+  out.rootCauses = row.rootCauses.map((r) => ({ ruleId: r.ruleId, severity: r.severity, title: r.title, explains: r.explains }));
   return out;
 }
 
@@ -207,6 +212,13 @@ function mainReport(row: IndexRow, preferred: string): string | undefined {
   return row.reports.find((file) => file.endsWith(preferred)) ?? row.reports[0];
 }
 
+/** `mco-ignition-spec-unsupported (explains 5)`, one per root; for a row that was analysed, `no problem found`. */
+function rootCausesText(row: IndexRow): string {
+  if (row.status === 'failed') return '';
+  if (row.rootCauses.length === 0) return 'no problem found';
+  return row.rootCauses.map((r) => `${r.ruleId}${r.explains > 0 ? ` (explains ${r.explains})` : ''}`).join('; ');
+}
+
 function severityCells(index: BatchIndex, row: IndexRow): (Severity | undefined)[] {
   const fired = highestPerRule(row);
   return index.rules.map((rule) => fired.get(rule.ruleId)?.severity);
@@ -217,7 +229,7 @@ export function renderIndexMarkdown(index: BatchIndex): string {
   const out: string[] = [];
   out.push(`# mgsift index — ${index.summary.archives} archives`, '');
   out.push(`${mdText(summaryLine(index))}. Made ${mdText(displayTime(index.generatedAt))} by ${mdText(`${index.tool.name} ${index.tool.version}`)}.`, '');
-  const head = ['#', 'Input', 'Status', 'Cluster ID', 'Version', 'Collected (UTC)', ...SEVERITIES_DESC, ...index.rules.map((r) => mdCell(r.ruleId))];
+  const head = ['#', 'Input', 'Status', 'Cluster ID', 'Version', 'Collected (UTC)', 'Root causes', ...SEVERITIES_DESC, ...index.rules.map((r) => mdCell(r.ruleId))];
   const rows = index.archives.map((row, i) => {
     const report = mainReport(row, '.md');
     const counts = SEVERITIES_DESC.map((severity) => (row.counts === undefined ? '' : String(row.counts[severity])));
@@ -228,6 +240,7 @@ export function renderIndexMarkdown(index: BatchIndex): string {
       mdCell(known(row.cluster.id)),
       mdCell(known(row.cluster.version)),
       mdCell(row.collectedAt === undefined ? 'unknown' : displayTime(row.collectedAt)),
+      mdCell(rootCausesText(row)),
       ...counts,
       ...severityCells(index, row).map((severity) => severity ?? ''),
     ];
@@ -258,6 +271,7 @@ interface RowView {
   clusterId: string;
   version: string;
   collected: string;
+  rootCauses: string;
   counts: { severity: Severity; count: number }[] | null;
   cells: { severity: Severity | null; letter: string; title: string }[];
 }
@@ -285,6 +299,7 @@ export function renderIndexHtml(index: BatchIndex, templatesDir: URL | string = 
       clusterId: s(known(row.cluster.id)),
       version: s(known(row.cluster.version)),
       collected: row.collectedAt === undefined ? 'unknown' : displayTime(row.collectedAt),
+      rootCauses: s(rootCausesText(row)),
       counts: row.counts === undefined ? null : SEVERITIES_DESC.map((severity) => ({ severity, count: row.counts?.[severity] ?? 0 })),
       cells: index.rules.map((rule, c) => {
         const severity = cells[c];
@@ -300,8 +315,8 @@ export function renderIndexHtml(index: BatchIndex, templatesDir: URL | string = 
     summary: s(summaryLine(index)),
     failOn: index.failOn,
     severities: SEVERITIES_DESC.map((severity) => ({ severity, letter: letterOf(severity) })),
-    footerSpan: 6 + SEVERITIES_DESC.length,
-    detailSpan: 5 + SEVERITIES_DESC.length + index.rules.length,
+    footerSpan: 7 + SEVERITIES_DESC.length,
+    detailSpan: 6 + SEVERITIES_DESC.length + index.rules.length,
     rules: index.rules.map((r) => ({ ruleId: s(r.ruleId), title: s(r.title), severity: r.severity, archives: r.archives })),
     hasRules: index.rules.length > 0,
     rows,

@@ -12,6 +12,7 @@
  * the archive's exact text; the other renderers replace control characters for display.
  */
 import type { Evidence, Finding, NotChecked, Passed } from '../engine/findings.js';
+import type { Diagnosis, DiagnosisNode, ObjectRef } from '../engine/diagnosis.js';
 import type { Limits } from '../core/limits.js';
 import type { Problem } from '../core/problems.js';
 import type { ClusterIdentity, HistoryRow, Report, TimelineItem } from './model.js';
@@ -40,6 +41,7 @@ export function toJsonReport(report: Report): JsonObject {
   for (const severity of SEVERITIES_DESC) counts[severity] = num(report.counts[severity] ?? 0);
   out.counts = counts;
   out.banners = [...report.banners];
+  out.diagnosis = diagnosisJson(report.diagnosis);
   out.findings = sortFindings(report.findings).map(finding);
   out.notChecked = sortByRuleId(report.notChecked).map(notChecked);
   out.passed = sortByRuleId(report.passed).map(passed);
@@ -96,6 +98,29 @@ function finding(f: Finding): JsonObject {
   put(out, 'key', f.key);
   put(out, 'banner', f.banner);
   put(out, 'caveat', f.caveat);
+  out.about = f.about.map(objectRef);
+  out.explains = [...f.explains];
+  out.explainedBy = [...f.explainedBy];
+  return out;
+}
+
+/** The diagnosis in the schema's key order (also the test's expected shape). */
+export function diagnosisJson(d: Diagnosis): JsonObject {
+  return { roots: d.roots.map(diagnosisNode), cyclesBroken: [...d.cyclesBroken] };
+}
+
+function diagnosisNode(n: DiagnosisNode): JsonObject {
+  const out: JsonObject = { ruleId: n.ruleId, severity: n.severity, title: n.title, about: n.about.map(objectRef) };
+  if (n.since !== undefined) out.since = new Date(n.since).toISOString();
+  put(out, 'reason', n.reason);
+  out.explains = n.explains.map(diagnosisNode);
+  return out;
+}
+
+function objectRef(o: ObjectRef): JsonObject {
+  const out: JsonObject = { kind: o.kind };
+  put(out, 'namespace', o.namespace);
+  out.name = o.name;
   return out;
 }
 
@@ -119,6 +144,9 @@ function evidence(e: Evidence): JsonObject {
     object.name = e.object.name;
     out.object = object;
   }
+  put(out, 'namespace', e.namespace);
+  put(out, 'pod', e.pod);
+  put(out, 'container', e.container);
   return out;
 }
 

@@ -1,8 +1,11 @@
 /**
  * JUnit XML for CI dashboards (Prow/Spyglass, GitLab, Jenkins): `<testsuites>` holding one
  * `<testsuite name="mgsift">`, one `<testcase>` per rule evaluated, by ruleId:
- * - a rule with a finding at or above `failOn`: `<failure message type>` (the message, first
- *   evidence of each finding, where to look next);
+ * - a root cause of the diagnosis whose chain holds a finding at or above `failOn`:
+ *   `<failure message type>` (the message, first evidence, where to look next, then the
+ *   symptoms it explains); so one failure per root cause;
+ * - a finding a root cause explains (a symptom): passes, its text in `<system-out>` with the
+ *   root that explains it;
  * - a rule whose findings are all below `failOn`: passes, the findings in `<system-out>`;
  * - a rule not checked: `<skipped message="reason"/>`;
  * - a rule that passed: an empty testcase.
@@ -13,10 +16,12 @@
  * escaped; CR, LF and TAB in attributes are written as character references so they survive
  * attribute normalization. No CDATA sections (archive text may hold `]]>`).
  */
-import { severityRank } from '../engine/findings.js';
+import { findingId, severityRank } from '../engine/findings.js';
 import type { Finding, Severity } from '../engine/findings.js';
 import type { Report } from './model.js';
 import { compareStrings, displayTime, formatUtc, sanitizeText, sortFindings, sortProblems } from './common.js';
+import { nodeSentence, symptomsOf } from './diagnosis.js';
+import type { DiagnosisNode } from '../engine/diagnosis.js';
 
 /** Message attributes longer than this are cut (the body holds the full text). */
 const MESSAGE_ATTR_MAX = 500;
@@ -30,6 +35,9 @@ interface Case {
   kind: 'failure' | 'passed-with-findings' | 'skipped' | 'passed';
   findings: Finding[];
   reason: string;
+  /** For a root cause: the chain it explains; for a symptom: its root's rule id. */
+  root?: DiagnosisNode | undefined;
+  explainedBy?: string | undefined;
 }
 
 function classname(component: string): string {
@@ -39,12 +47,18 @@ function classname(component: string): string {
 /** The report as JUnit XML; findings at or above `failOn` fail their testcase. */
 export function renderJunit(report: Report, failOn: Severity): string {
   const threshold = severityRank(failOn);
+  const roots = new Map(report.diagnosis.roots.map((r) => [r.ruleId, r]));
+  const rootOf = new Map<string, string>();
+  for (const root of report.diagnosis.roots) for (const s of symptomsOf(root)) if (!rootOf.has(s.ruleId)) rootOf.set(s.ruleId, root.ruleId);
+  const worst = (root: DiagnosisNode): number => Math.max(severityRank(root.severity), ...symptomsOf(root).map((s) => severityRank(s.severity)));
   const cases = new Map<string, Case>();
   // A rule with `per` makes one finding per key (an alert, a risk): each is its own testcase.
   for (const f of sortFindings(report.findings)) {
-    const id = f.key !== undefined ? `${f.ruleId} [${f.key}]` : f.ruleId;
+    const id = findingId(f);
     const existing = cases.get(id);
-    const fails = severityRank(f.severity) >= threshold;
+    const root = roots.get(id);
+    const explainedBy = rootOf.get(id);
+    const fails = root !== undefined ? worst(root) >= threshold : explainedBy === undefined && severityRank(f.severity) >= threshold;
     if (existing !== undefined) {
       existing.findings.push(f);
       if (fails) existing.kind = 'failure';
@@ -57,6 +71,8 @@ export function renderJunit(report: Report, failOn: Severity): string {
       kind: fails ? 'failure' : 'passed-with-findings',
       findings: [f],
       reason: '',
+      root,
+      explainedBy,
     });
   }
   const fired = new Set(report.findings.map((f) => f.ruleId));
@@ -122,15 +138,17 @@ export function renderJunit(report: Report, failOn: Severity): string {
       const first = failing[0] ?? c.findings[0];
       const message = first !== undefined ? cut(`[${first.severity}] ${firstLine(first.message)}`, MESSAGE_ATTR_MAX) : '';
       const severity = first?.severity ?? failOn;
+      const body = [...c.findings.map(describe), ...(c.root ? [symptomsText(c.root)] : [])].filter((x) => x !== '');
       out.push(
         `${open}>`,
-        `      <failure message="${attr(message)}" type="${attr(severity)}">${text(c.findings.map(describe).join('\n\n'))}</failure>`,
+        `      <failure message="${attr(message)}" type="${attr(severity)}">${text(body.join('\n\n'))}</failure>`,
         '    </testcase>',
       );
     } else {
+      const note = c.explainedBy !== undefined ? [`Explained by root cause ${c.explainedBy} (its failure lists this finding).`] : [];
       out.push(
         `${open}>`,
-        `      <system-out>${text(c.findings.map(describe).join('\n\n'))}</system-out>`,
+        `      <system-out>${text([...note, ...c.findings.map(describe)].join('\n\n'))}</system-out>`,
         '    </testcase>',
       );
     }
@@ -158,6 +176,19 @@ function describe(f: Finding): string {
   }
   if (f.remediation.trim() !== '') lines.push('', 'Remediation:', f.remediation.trimEnd());
   return lines.join('\n');
+}
+
+/** The findings a root cause explains, one line each, indented by depth. */
+function symptomsText(root: DiagnosisNode): string {
+  const lines: string[] = [];
+  const walk = (node: DiagnosisNode, depth: number): void => {
+    for (const child of node.explains) {
+      lines.push(`${'  '.repeat(depth)}→ [${child.severity}] ${child.ruleId}: ${nodeSentence(child)}${child.reason !== undefined ? ` (${child.reason})` : ''}`);
+      walk(child, depth + 1);
+    }
+  };
+  walk(root, 0);
+  return lines.length > 0 ? `Symptoms it explains (testcases of their own, passing):\n${lines.join('\n')}` : '';
 }
 
 function firstLine(s: string): string {

@@ -37,6 +37,7 @@ import {
 import { fenced, known, mdParagraphs, mdText, mdUrl, table } from './md.js';
 import { digestMarkdown } from './digest.js';
 import { verdictsMarkdown } from './verdicts.js';
+import { diagnosisMarkdown } from './diagnosis.js';
 
 export interface MarkdownOptions {
   /** Evidence items shown per finding (default 10); the rest are counted. */
@@ -53,6 +54,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
   const c = report.cluster;
 
   out.push(`# mgsift report${c.id !== undefined && c.id !== '' ? ` — ${mdText(c.id)}` : ''}`, '');
+  out.push(...diagnosisMarkdown(report));
   out.push(
     table(
       ['Field', 'Value'],
@@ -181,6 +183,11 @@ function finding(f: Finding, shown: number): string[] {
   out.push(`### ${f.severity.toUpperCase()}: ${mdText(f.title)}${f.key !== undefined ? ` — ${mdText(f.key)}` : ''}`, '');
   const tags = f.tags.length > 0 ? ` · tags: ${f.tags.map(mdText).join(', ')}` : '';
   out.push(`Rule ${mdText(f.ruleId)} · component ${mdText(f.component)}${tags}`, '');
+  const links = [
+    f.explainedBy.length > 0 ? `Explained by ${f.explainedBy.map((id) => `\`${id}\``).join(', ')}.` : '',
+    f.explains.length > 0 ? `Explains ${f.explains.map((id) => `\`${id}\``).join(', ')}.` : '',
+  ].filter((x) => x !== '');
+  if (links.length > 0) out.push(links.join(' '), '');
   out.push(mdParagraphs(f.message), '');
   if (f.evidence.length > 0) {
     out.push('#### Evidence', '');

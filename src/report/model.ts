@@ -1,9 +1,10 @@
 import type { Finding, NotChecked, Passed, Severity } from '../engine/findings.js';
+import type { Diagnosis } from '../engine/diagnosis.js';
 import type { Limits } from '../core/limits.js';
 import type { Problem } from '../core/problems.js';
 
 /** Version of the JSON report's shape (`schema/report.schema.json`). */
-export const REPORT_SCHEMA_VERSION = '1.2';
+export const REPORT_SCHEMA_VERSION = '1.3';
 
 export interface ClusterIdentity {
   id?: string | undefined;
@@ -168,6 +169,8 @@ export interface Report {
   counts: Record<Severity, number>;
   /** Lines that change how to read the archive (stale status, truncation, rules not checked). */
   banners: string[];
+  /** Root causes with the chains of what they explain; no roots: no problem found. */
+  diagnosis: Diagnosis;
   findings: Finding[];
   notChecked: NotChecked[];
   passed: Passed[];

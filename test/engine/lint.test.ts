@@ -49,6 +49,44 @@ describe('rule loading and lint issues', () => {
     expect(reasons).toMatch(/version range/);
   });
 
+  it('loads about, mentions, windows and explains, and names the line of a link to an unknown signal', () => {
+    const links = `${GOOD}about:
+  - signal: line
+    kind: Pod
+mentions:
+  - { signal: line, kind: Node, name: "{{what}}" }
+windows:
+  - { from: "{{collectedAt}}", label: the run }
+explains:
+  - rules: [other-rule]
+  - kinds: [Node]
+    by: time
+`;
+    const { rule, issues } = loadRuleText('links.yaml', links, false);
+    expect(issues).toEqual([]);
+    expect(rule?.explains).toEqual([
+      { rules: ['other-rule'], kinds: [], by: 'object', because: undefined },
+      { rules: [], kinds: ['Node'], by: 'time', because: undefined },
+    ]);
+    const unknown = loadRuleText('links.yaml', links.replace('  - signal: line\n    kind: Pod', '  - signal: nope\n    kind: Pod'), false);
+    expect(unknown.issues.map((i) => i.reason)).toEqual(["about names unknown signal 'nope'"]);
+    expect(unknown.issues[0]!.line).toBe(12);
+    const noAbout = loadRuleText('links.yaml', `${GOOD}explains:\n  - rules: [other-rule]\n`, false);
+    expect(noAbout.issues.map((i) => i.reason)).toEqual(['explains by object needs about']);
+  });
+
+  it('compiles a resource match (field path and regex) and refuses a path it cannot read', () => {
+    const resource = GOOD.replace(
+      "    log:\n      files: [{ bare: true }]\n      regex: 'boom (?<what>\\w+)'",
+      "    resource:\n      kind: ClusterOperator\n      group: config.openshift.io\n      match:\n        field: status.conditions[status=True].message\n        regex: 'pool (?<pool>[a-z]+) is'",
+    );
+    const { rule, issues } = loadRuleText('match.yaml', resource, false);
+    expect(issues).toEqual([]);
+    expect(rule?.signals[0]).toMatchObject({ type: 'resource', match: { required: true } });
+    const bad = loadRuleText('match.yaml', resource.replace('status.conditions[status=True].message', 'status..message'), false);
+    expect(bad.issues[0]!.reason).toMatch(/field path 'status..message': cannot read/);
+  });
+
   it('loads counts and absent() in conditions and CEL on event signals, and refuses them when broken', () => {
     const events = GOOD.replace('signals:', () => "signals:\n  ev:\n    event:\n      reason: '^BackOff$'\n      where: \"object.count >= 3\"").replace(
       'message:',

@@ -152,6 +152,43 @@ describe.skipIf(!hasChromium)(`HTML report in Chromium (${CHROMIUM})`, () => {
         await context.close();
       }
     }
+  }, 180_000); // six analyses and six pages: minutes on a loaded machine
+
+  it('the diagnosis is the first section, and each of its links lands on its finding', async () => {
+    const samples = fileURLToPath(new URL('../../samples/', import.meta.url));
+    const run = mgsift(['analyze', join(samples, 'mco-ignition-rollback.tar.gz'), '--format', 'html', '-o', '-', '--fail-on', 'critical']);
+    expect(run.stderr).toBe('');
+    const { page, context, url, requests, errors } = await open('diagnosis-mco-ignition', run.stdout);
+    try {
+      expect(await page.locator('main > section').first().getAttribute('id')).toBe('diagnosis');
+      expect(await page.locator('#diagnosis h2').innerText()).toBe('Diagnosis');
+      expect(await page.locator('#diagnosis ol.diagnosis > li.root').count()).toBe(1);
+      const links = page.locator('#diagnosis a.diagnosis-link');
+      const hrefs = await links.evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
+      expect(hrefs).toEqual([
+        '#finding-mco-ignition-spec-unsupported',
+        '#finding-mcp-degraded',
+        '#finding-clusteroperator-unavailable',
+        '#finding-clusteroperator-degraded',
+        '#finding-clusterversion-failing',
+        '#finding-update-rollback',
+      ]);
+      for (let i = 0; i < hrefs.length; i++) {
+        await links.nth(i).click();
+        expect(new URL(page.url()).hash).toBe(hrefs[i]);
+        const target = page.locator(`article.finding${hrefs[i]}`);
+        expect(await target.count(), hrefs[i]).toBe(1);
+        expect(await target.locator('.rule, h3').first().isVisible()).toBe(true);
+        const box = await target.boundingBox();
+        expect(box !== null && box.y >= -1 && box.y < 900, `${hrefs[i]} scrolled into view`).toBe(true);
+        expect(await target.innerText()).toContain(hrefs[i]!.slice('#finding-'.length));
+      }
+      expect(errors).toEqual([]);
+      expect(requests).toEqual([url]);
+      await page.screenshot({ path: join(OUTPUT, 'browser-diagnosis.png') });
+    } finally {
+      await context.close();
+    }
   });
 
   it('hostile corpus payloads (log line evidence, object fields, file names): text, never markup; nothing runs or loads', async () => {

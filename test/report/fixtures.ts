@@ -94,6 +94,9 @@ export function seed000Report(): Report {
       },
     ],
     evidenceDropped: 0,
+    about: [{ kind: 'ClusterVersion', name: 'version' }],
+    explains: [],
+    explainedBy: [],
   };
   const podEvents: Evidence[] = [];
   for (let i = 0; i < 13; i++) {
@@ -118,6 +121,9 @@ export function seed000Report(): Report {
     references: [],
     evidence: podEvents,
     evidenceDropped: 2,
+    about: [],
+    explains: [],
+    explainedBy: [],
   };
   const findings = [restarts, finalSync];
   const history: HistoryRow[] = [
@@ -179,6 +185,10 @@ export function seed000Report(): Report {
       'ClusterVersion is mid-update (Working towards 4.6.8: 11% complete): status describes a moving target.',
       `Banner from the archive: ${SCRIPT}`,
     ],
+    diagnosis: {
+      roots: [{ ruleId: 'cvo-final-sync-lost', severity: 'warning', title: finalSync.title, about: finalSync.about, since: ms('2021-01-19T22:24:15.924Z'), explains: [] }],
+      cyclesBroken: [],
+    },
     findings,
     notChecked: [
       { ruleId: 'olm-staging-registry', title: 'OLM catalog points at the staging registry', component: 'olm', reason: `No InstallPlan objects in the archive | ${IMG}` },
@@ -230,6 +240,9 @@ export function rollbackReport(): Report {
       ],
       evidenceDropped: 0,
       banner: 'ClusterVersion status in this archive may be stale.',
+      about: [{ kind: 'ClusterVersion', name: 'version' }],
+      explains: [],
+      explainedBy: [],
     },
     {
       ruleId: 'ovnkube-leader-lost',
@@ -251,6 +264,9 @@ export function rollbackReport(): Report {
         },
       ],
       evidenceDropped: 0,
+      about: [{ kind: 'Pod', namespace: 'openshift-ovn-kubernetes', name: 'ovnkube-master-7xk2p' }],
+      explains: [],
+      explainedBy: ['unsupported-y-stream-rollback'],
     },
     {
       ruleId: 'unsupported-y-stream-rollback',
@@ -270,6 +286,9 @@ export function rollbackReport(): Report {
         },
       ],
       evidenceDropped: 0,
+      about: [{ kind: 'ClusterVersion', name: 'version' }],
+      explains: ['ovnkube-leader-lost'],
+      explainedBy: [],
     },
   ];
   const history: HistoryRow[] = [
@@ -302,6 +321,36 @@ export function rollbackReport(): Report {
     collectedAt: '2023-08-16T11:20:00Z',
     counts: countsOf(findings),
     banners: ['ClusterVersion status in this archive may be stale.'],
+    diagnosis: {
+      roots: [
+        {
+          ruleId: 'unsupported-y-stream-rollback',
+          severity: 'critical',
+          title: 'Unsupported y-stream rollback 4.14.0-ec.4 → 4.13.8',
+          about: [{ kind: 'ClusterVersion', name: 'version' }],
+          explains: [
+            {
+              ruleId: 'ovnkube-leader-lost',
+              severity: 'warning',
+              title: 'ovnkube-master lost leadership and exited',
+              about: [{ kind: 'Pod', namespace: 'openshift-ovn-kubernetes', name: 'ovnkube-master-7xk2p' }],
+              since: ms('2023-08-16T08:05:42Z'),
+              reason: 'at 2023-08-16 08:05:42Z, inside the rollback 4.14.0-ec.4 → 4.13.8 (2023-08-16 08:00:00Z – collection)',
+              explains: [],
+            },
+          ],
+        },
+        {
+          ruleId: 'cvo-capability-enum-rejected',
+          severity: 'error',
+          title: 'CVO cannot write ClusterVersion status: capability enum rejects values',
+          about: [{ kind: 'ClusterVersion', name: 'version' }],
+          since: ms('2023-08-16T08:03:11.123Z'),
+          explains: [],
+        },
+      ],
+      cyclesBroken: [],
+    },
     findings,
     notChecked: [{ ruleId: 'olm-staging-registry', title: 'OLM catalog points at the staging registry', component: 'olm', reason: 'gather-extra holds no InstallPlan objects.' }],
     passed: [{ ruleId: 'cvo-final-sync-lost', title: 'Outgoing CVO exited before its final ClusterVersion status sync', component: 'cvo' }],
@@ -321,6 +370,7 @@ export function healthyReport(): Report {
     cluster: {},
     counts: { info: 0, warning: 0, error: 0, critical: 0 },
     banners: [],
+    diagnosis: { roots: [], cyclesBroken: [] },
     findings: [],
     notChecked: [],
     passed: [

@@ -94,6 +94,20 @@ describe('renderHtml', () => {
     expect(healthy).toContain('No rule found a problem');
   });
 
+  it('opens with the diagnosis section, linking each finding of a chain to its article', () => {
+    const html = renderHtml(rollbackReport());
+    const main = html.slice(html.indexOf('<main>'));
+    expect(main.indexOf('<section id="diagnosis">')).toBeLessThan(main.indexOf('<section id="findings">'));
+    expect(main.slice(0, 200)).toMatch(/^<main>\s*<section id="diagnosis">/);
+    for (const id of ['unsupported-y-stream-rollback', 'ovnkube-leader-lost', 'cvo-capability-enum-rejected']) {
+      expect(html).toContain(`<a class="diagnosis-link" href="#finding-${id}">`);
+      expect(html).toContain(`<article class="finding sev-`);
+      expect(html).toMatch(new RegExp(`<article class="finding sev-[a-z]+" id="finding-${id}">`));
+    }
+    expect(html).toContain('Explained by <a href="#finding-unsupported-y-stream-rollback" class="rule">unsupported-y-stream-rollback</a>.');
+    expect(renderHtml(healthyReport())).toContain('<p class="diagnosis-summary none">No problem found: no rule found anything at warning or above.</p>');
+  });
+
   it('draws the timeline: one bar per history entry, open bar, collected line, UTC ticks', () => {
     const svg = svgOf(seed);
     expect(svg).not.toBe('');

@@ -40,9 +40,20 @@ describe('renderJunit', () => {
 
   it('rollback: counts follow the threshold', () => {
     expect(summary(suiteOf(renderJunit(rollbackReport(), 'critical')))).toEqual({ tests: 5, failures: 1, skipped: 1 });
-    expect(summary(suiteOf(renderJunit(rollbackReport(), 'warning')))).toEqual({ tests: 5, failures: 3, skipped: 1 });
+    // One failure per root cause: the ovnkube finding is a symptom of the rollback (in its failure text).
+    expect(summary(suiteOf(renderJunit(rollbackReport(), 'warning')))).toEqual({ tests: 5, failures: 2, skipped: 1 });
     expect(summary(suiteOf(renderJunit(healthyReport(), 'info')))).toEqual({ tests: 3, failures: 0, skipped: 0 });
     expect(summary(suiteOf(renderJunit(manyEntriesReport(), 'warning')))).toEqual({ tests: 6, failures: 1, skipped: 2 });
+  });
+
+  it('one failure per root cause, its symptoms in the failure text; a symptom passes and names its root', () => {
+    const cases = findAll(suiteOf(renderJunit(rollbackReport(), 'warning')), 'testcase');
+    const root = cases.find((c) => c.attrs.name?.startsWith('unsupported-y-stream-rollback: '));
+    const failure = root?.children.find((c) => c.name === 'failure');
+    expect(failure?.text).toContain('Symptoms it explains (testcases of their own, passing):\n→ [warning] ovnkube-leader-lost: ovnkube-master lost leadership and exited — Pod openshift-ovn-kubernetes/ovnkube-master-7xk2p, since 2023-08-16 08:05:42Z (at 2023-08-16 08:05:42Z, inside the rollback');
+    const symptom = cases.find((c) => c.attrs.name?.startsWith('ovnkube-leader-lost: '));
+    expect(symptom?.children.map((c) => c.name)).toEqual(['system-out']);
+    expect(symptom?.children[0]?.text).toMatch(/^Explained by root cause unsupported-y-stream-rollback/);
   });
 
   it('names testcases mgsift.<component> / "<ruleId>: <title>", failure has message and first evidence', () => {

@@ -62,6 +62,20 @@ describe('renderMarkdown', () => {
   const outputs = reports.map((r) => renderMarkdown(r));
   const [seed = '', rollback = '', healthy = ''] = outputs;
 
+  it('opens with the diagnosis: each root with its chain as nested lists, or "no problem found"', () => {
+    const md = renderMarkdown(rollbackReport());
+    const start = md.indexOf('## Diagnosis');
+    expect(start).toBeGreaterThan(0);
+    expect(start).toBeLessThan(md.indexOf('| Field | Value |'));
+    expect(md).toContain(
+      '1. **CRITICAL** Unsupported y-stream rollback 4.14.0-ec.4 → 4.13.8 — ClusterVersion version `unsupported-y-stream-rollback`\n' +
+        '   - → **WARNING** ovnkube-master lost leadership and exited — Pod openshift-ovn-kubernetes/ovnkube-master-7xk2p, since 2023-08-16 08:05:42Z `ovnkube-leader-lost` *(at 2023-08-16 08:05:42Z, inside the rollback 4.14.0-ec.4 → 4.13.8 (2023-08-16 08:00:00Z – collection))*\n',
+    );
+    expect(md).toContain('2. **ERROR** CVO cannot write ClusterVersion status');
+    expect(md).toContain('Explained by `unsupported-y-stream-rollback`.');
+    expect(renderMarkdown(healthyReport())).toContain('## Diagnosis\n\nNo problem found: no rule found anything at warning or above.\n');
+  });
+
   it('writes no raw HTML outside code blocks, whatever the archive holds', () => {
     for (const md of outputs) {
       const { prose } = parseFences(md);

@@ -1,4 +1,6 @@
+import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDir } from '../helpers/archives.js';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { analyzeInput } from '../../src/analysis/analyze.js';
@@ -73,5 +75,25 @@ describe('What the cluster itself reported', () => {
     const html = renderHtml(r);
     expect(html).toContain('<li class="evaluation-failed"><strong>ARODNSWrongBootSequence</strong> could not be evaluated (invalid PromQL result length must be one, but is 0)');
     expect(r.findings.filter((f) => f.ruleId === 'update-not-recommended').map((f) => f.key)).toEqual(['IngressDegradedOnRouterReloads', 'OVNInterConnectTransitionIPsec']);
+  });
+});
+
+describe('an alert in the diagnosis', () => {
+  it('is explained by the finding about the same object: ClusterOperatorDegraded for machine-config under clusteroperator-degraded', async () => {
+    const dir = tempDir();
+    try {
+      // One gather holding the degraded operators and the alerts the cluster fired about them.
+      cpSync(join(RULES, 'health/clusteroperator-degraded.fixtures/fires-two-degraded/input'), dir, { recursive: true });
+      cpSync(ALERTS, dir, { recursive: true });
+      const r = await report(dir);
+      const alert = r.findings.find((f) => f.ruleId === 'cluster-alert-firing' && f.key === 'ClusterOperatorDegraded')!;
+      expect(alert.about).toEqual([{ kind: 'ClusterOperator', name: 'machine-config' }]);
+      expect(alert.explainedBy).toEqual(['clusteroperator-degraded']);
+      expect(r.findings.find((f) => f.ruleId === 'clusteroperator-degraded')!.explains).toContain('cluster-alert-firing [ClusterOperatorDegraded]');
+      // The alert about another operator stays a root of its own.
+      expect(r.findings.find((f) => f.key === 'ClusterOperatorDown')!.explainedBy).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,0 +1,139 @@
+/**
+ * The diagnosis as every renderer words it: each root cause in one sentence (title, objects,
+ * since when) and under it the chain of what it explains, each link with its reason. Pure
+ * strings (sanitized); each renderer escapes for its own format.
+ */
+import type { DiagnosisNode, ObjectRef } from '../engine/diagnosis.js';
+import { describeObject } from '../engine/diagnosis.js';
+import type { Report } from './model.js';
+import { formatUtc, sanitizeText } from './common.js';
+import { mdText } from './md.js';
+
+/** Objects named per finding in the diagnosis; the finding itself lists them all. */
+const OBJECTS_SHOWN = 4;
+
+/** Said when no finding at warning or above remains: a plain sentence, for every format. */
+export function noProblemSentence(report: Report): string {
+  const info = report.counts.info ?? 0;
+  const context = info > 0 ? ` (${info} informational finding${info === 1 ? '' : 's'} below, none of them a problem)` : '';
+  return `No problem found: no rule found anything at warning or above${context}.`;
+}
+
+/** `MachineConfigPool master, MachineConfigPool worker` (at most four, then how many more). */
+export function objectsText(about: readonly ObjectRef[]): string {
+  const shown = about.slice(0, OBJECTS_SHOWN).map(describeObject);
+  const more = about.length - shown.length;
+  return sanitizeText(shown.join(', ') + (more > 0 ? ` and ${more} more` : ''));
+}
+
+/** One node as a sentence: `Title — objects, since 2021-04-29 23:34:37Z`. */
+export function nodeSentence(node: DiagnosisNode): string {
+  const objects = node.about.length > 0 ? ` — ${objectsText(node.about)}` : '';
+  const since = node.since !== undefined ? `${objects === '' ? ' —' : ','} since ${formatUtc(node.since)}` : '';
+  return sanitizeText(`${node.title}${objects}${since}`);
+}
+
+/** A root and everything under it, depth-first, as flat lines (depth 0 is the root). */
+export function flattenChain(root: DiagnosisNode): { depth: number; node: DiagnosisNode }[] {
+  const out: { depth: number; node: DiagnosisNode }[] = [];
+  const walk = (node: DiagnosisNode, depth: number): void => {
+    out.push({ depth, node });
+    for (const child of node.explains) walk(child, depth + 1);
+  };
+  walk(root, 0);
+  return out;
+}
+
+/** Rule ids of every finding a root explains, in chain order. */
+export function symptomsOf(root: DiagnosisNode): DiagnosisNode[] {
+  return flattenChain(root)
+    .slice(1)
+    .map((x) => x.node);
+}
+
+/** The diagnosis alone, for a terminal (`analyze --format text`). */
+export function renderDiagnosisText(report: Report): string {
+  const lines: string[] = [];
+  const c = report.cluster;
+  const cluster = [c.id, c.version].filter((x) => x !== undefined && x !== '').join(' ');
+  lines.push(sanitizeText(`Diagnosis of ${report.input.path}${cluster !== '' ? ` (cluster ${cluster})` : ''}`));
+  for (const banner of report.banners) lines.push(sanitizeText(`Read this first: ${banner}`));
+  const roots = report.diagnosis.roots;
+  if (roots.length === 0) {
+    lines.push(noProblemSentence(report));
+  } else {
+    lines.push(`${roots.length} root cause${roots.length === 1 ? '' : 's'}, most severe first:`);
+    roots.forEach((root, i) => {
+      for (const { depth, node } of flattenChain(root)) {
+        const head = depth === 0 ? `${i + 1}. ` : `${'   '.repeat(depth)}→ `;
+        const reason = node.reason !== undefined ? ` [${sanitizeText(node.reason)}]` : '';
+        lines.push(`${head}${node.severity.toUpperCase()} ${node.ruleId}: ${nodeSentence(node)}${reason}`);
+      }
+    });
+  }
+  for (const cycle of report.diagnosis.cyclesBroken) lines.push(sanitizeText(`Cycle broken: ${cycle}`));
+  return `${lines.join('\n')}\n`;
+}
+
+/** The Markdown section: roots as a numbered list, each chain as nested bullets. */
+export function diagnosisMarkdown(report: Report): string[] {
+  const out: string[] = ['## Diagnosis', ''];
+  const roots = report.diagnosis.roots;
+  if (roots.length === 0) return [...out, mdText(noProblemSentence(report)), ''];
+  out.push(`${roots.length} root cause${roots.length === 1 ? '' : 's'}, most severe first; each explains the findings nested under it (details under Findings).`, '');
+  roots.forEach((root, i) => {
+    for (const { depth, node } of flattenChain(root)) {
+      const marker = depth === 0 ? `${i + 1}. ` : `${'   '.repeat(depth)}- → `;
+      const reason = node.reason !== undefined ? ` *(${mdText(node.reason)})*` : '';
+      out.push(`${marker}**${node.severity.toUpperCase()}** ${mdText(nodeSentence(node))} \`${node.ruleId}\`${reason}`);
+    }
+  });
+  out.push('');
+  for (const cycle of report.diagnosis.cyclesBroken) out.push(`*Cycle broken: ${mdText(cycle)}*`, '');
+  return out;
+}
+
+export interface DiagnosisNodeView {
+  href: string;
+  severity: string;
+  ruleId: string;
+  sentence: string;
+  reason: string | null;
+  children: DiagnosisNodeView[];
+  hasChildren: boolean;
+}
+
+export interface DiagnosisView {
+  roots: DiagnosisNodeView[];
+  hasRoots: boolean;
+  summary: string;
+  cycles: string[];
+}
+
+/** What the HTML partial prints: each node links to its finding (`#finding-<ruleId>`). */
+export function diagnosisView(report: Report): DiagnosisView {
+  const view = (node: DiagnosisNode): DiagnosisNodeView => ({
+    href: `#${findingAnchor(node.ruleId)}`,
+    severity: node.severity,
+    ruleId: sanitizeText(node.ruleId),
+    sentence: nodeSentence(node),
+    reason: node.reason !== undefined ? sanitizeText(node.reason) : null,
+    children: node.explains.map(view),
+    hasChildren: node.explains.length > 0,
+  });
+  const roots = report.diagnosis.roots;
+  return {
+    roots: roots.map(view),
+    hasRoots: roots.length > 0,
+    summary:
+      roots.length === 0
+        ? noProblemSentence(report)
+        : `${roots.length} root cause${roots.length === 1 ? '' : 's'}, most severe first; each explains the findings nested under it.`,
+    cycles: report.diagnosis.cyclesBroken.map((c) => sanitizeText(`Cycle broken: ${c}`)),
+  };
+}
+
+/** The id of a finding's element in the HTML report (rule ids are kebab-case by schema). */
+export function findingAnchor(ruleId: string): string {
+  return `finding-${ruleId.replace(/[^a-z0-9-]/gi, '_')}`;
+}

@@ -1,0 +1,68 @@
+import { describe, it, expect } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { mgsift } from '../helpers/cli.js';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+/** The whole expected `diagnosis` of each input, reviewed by hand (test/samples/diagnosis/<name>.json). */
+const EXPECTED = new URL('./diagnosis/', import.meta.url).pathname;
+const STUCK_DRAIN =
+  'rules/health/node-drain-blocked.fixtures/fires-stuck-update/input';
+
+function diagnosisOf(input: string): unknown {
+  const run = mgsift(['analyze', join(ROOT, input), '--format', 'json', '-o', '-', '--fail-on', 'critical']);
+  expect(run.stderr).toBe('');
+  return (JSON.parse(run.stdout) as { diagnosis: unknown }).diagnosis;
+}
+
+function expected(name: string): unknown {
+  return JSON.parse(readFileSync(join(EXPECTED, `${name}.json`), 'utf8'));
+}
+
+describe('the diagnosis of each bundled sample and of the stuck-drain fixture is exactly the reviewed one', () => {
+  const cases: [string, string][] = [
+    ['capabilities-rollback', 'samples/capabilities-rollback.tar.gz'],
+    ['cvo-final-sync-lost', 'samples/cvo-final-sync-lost.tar.gz'],
+    ['healthy', 'samples/healthy.tar.gz'],
+    ['mco-ignition-rollback', 'samples/mco-ignition-rollback.tar.gz'],
+    ['old-boot-image', 'samples/old-boot-image.tar.gz'],
+    ['olm-staging-registry', 'samples/olm-staging-registry.tar.gz'],
+    ['stuck-drain', STUCK_DRAIN],
+  ];
+  it.each(cases)('%s', (name, input) => {
+    expect(diagnosisOf(input)).toEqual(expected(name));
+  });
+});
+
+describe('what the diagnosis says', () => {
+  it('the Ignition rollback: one root (with the rollback) explaining the pool, the operators and ClusterVersion', () => {
+    const text = mgsift(['analyze', join(ROOT, 'samples/mco-ignition-rollback.tar.gz'), '--format', 'text']);
+    expect(text.stderr).toBe('');
+    expect(text.stdout).toContain('1 root cause, most severe first:\n1. ERROR mco-ignition-spec-unsupported: ');
+    for (const symptom of ['mcp-degraded', 'clusteroperator-unavailable', 'clusteroperator-degraded', 'clusterversion-failing', 'update-rollback']) {
+      expect(text.stdout).toMatch(new RegExp(`\\n {3,}→ [A-Z]+ ${symptom}: `));
+    }
+  });
+
+  it('the stuck drain: drain → pool → operator → update, and the unrelated NotReady node as a second root', () => {
+    const { stdout } = mgsift(['analyze', join(ROOT, STUCK_DRAIN), '--format', 'text']);
+    const lines = stdout.split('\n').filter((l) => /^(\d+\.| +→)/.test(l)).map((l) => l.replace(/:.*/, ''));
+    expect(lines).toEqual([
+      '1. ERROR node-drain-blocked',
+      '   → ERROR mcp-degraded',
+      '      → ERROR clusteroperator-degraded',
+      '         → ERROR clusterversion-failing',
+      '         → WARNING clusterversion-update-stalled',
+      '2. ERROR node-not-ready',
+    ]);
+  });
+
+  it('a healthy archive says "no problem found" plainly, in every format', () => {
+    const input = join(ROOT, 'samples/healthy.tar.gz');
+    const text = mgsift(['analyze', input, '--format', 'text']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain('\nNo problem found: no rule found anything at warning or above (1 informational finding below, none of them a problem).\n');
+    const md = mgsift(['analyze', input, '--format', 'md', '-o', '-']).stdout;
+    expect(md).toMatch(/^# mgsift report[^\n]*\n\n## Diagnosis\n\nNo problem found: /);
+  });
+});
