@@ -108,6 +108,7 @@ interface RawRule {
   message: string;
   remediation?: string;
   banner?: string;
+  per?: string;
   severityWhen?: { condition: string; severity: Severity }[];
   maxEvidence?: number;
   about?: RawObject[];
@@ -306,6 +307,8 @@ export function loadRuleText(file: string, text: string, builtin: boolean): { ru
   const message = template(['message'], raw.message);
   const remediation = template(['remediation'], raw.remediation);
   const banner = template(['banner'], raw.banner);
+  const per = template(['per'], raw.per);
+  const references = (raw.references ?? []).map((source, i) => template(['references', String(i)], source));
   if (issues.length > 0 || !mainCondition || !message) return { issues };
 
   return {
@@ -317,7 +320,7 @@ export function loadRuleText(file: string, text: string, builtin: boolean): { ru
       status: raw.status,
       component: raw.component,
       tags: raw.tags ?? [],
-      references: raw.references ?? [],
+      references: references.filter((r): r is Template => r !== undefined),
       falsepositives: raw.falsepositives ?? '',
       applies: { versions: raw.applies?.versions, inputs: raw.applies?.inputs },
       signals,
@@ -326,6 +329,7 @@ export function loadRuleText(file: string, text: string, builtin: boolean): { ru
       message,
       remediation,
       banner,
+      per,
       maxEvidence: raw.maxEvidence ?? DEFAULT_MAX_EVIDENCE,
       about,
       mentions,

@@ -7,6 +7,8 @@ import { clusterIdentity, type ClusterIdentity } from './cluster.js';
 import { analyzeHistory, type UpdateHistory } from './history.js';
 import { collectionTime, parseGatherTimestamps, type GatherTimestamps } from './collection-time.js';
 import { CvoLogFacts, mayCarryCvoFact, type CvoBuild, type CvoMoment } from './cvo.js';
+import { alertsOf, sortAlerts, uniqueAlerts, type Alert } from './alerts.js';
+import { updateRecommendations, type UpdateRecommendations } from './updates.js';
 
 const CVO_NAMESPACE = 'openshift-cluster-version';
 const CVO_CONTAINER = 'cluster-version-operator';
@@ -34,6 +36,10 @@ export interface Facts {
   /** Epoch ms: the end of the gather, from the `timestamp` files. */
   collectedAt?: number | undefined;
   cvo: { pods: CvoPod[] };
+  /** Firing and pending alerts, most urgent first; undefined when the archive holds no alerts file. */
+  alerts?: Alert[] | undefined;
+  /** The CVO's update recommendations, risks and gates; undefined without a ClusterVersion. */
+  updates?: UpdateRecommendations | undefined;
 }
 
 /**
@@ -49,6 +55,8 @@ export class FactsCollector implements EntryConsumer {
   private readonly pods: CvoPod[] = [];
   private current: { pod: CvoPod; facts: CvoLogFacts; lines: LineSplitter; last?: { line: string; lineNo: number; fed: boolean } } | undefined;
   private layout: LayoutKind = 'unknown';
+  /** Alerts of every monitoring file read; undefined until one is. */
+  private alerts: Alert[] | undefined;
 
   constructor(private readonly maxLineBytes: number) {}
 
@@ -56,12 +64,17 @@ export class FactsCollector implements EntryConsumer {
     if (entry.group === 'config.openshift.io' && (entry.resource === 'clusterversions' || entry.resource === 'infrastructures')) {
       return { objects: true };
     }
+    if (holdsAlerts(entry)) return { objects: true };
     if (entry.metadata === 'timestamp') return { text: true };
     if (isCvoLog(entry)) return { text: true };
     return undefined;
   }
 
   object(object: K8sObject, entry: ClassifiedEntry, _place: ObjectPlace): void {
+    if (holdsAlerts(entry)) {
+      (this.alerts ??= []).push(...alertsOf(object, entry.path));
+      return;
+    }
     if (object.kind === 'ClusterVersion' && (object.metadata?.name ?? 'version') === 'version') {
       this.clusterVersion = object;
       this.clusterVersionFile = entry.path;
@@ -116,13 +129,16 @@ export class FactsCollector implements EntryConsumer {
 
   facts(): Facts {
     const cv = this.clusterVersion;
+    const cluster = cv ? clusterIdentity(cv, this.infrastructure) : undefined;
     return {
       layout: this.layout,
       clusterVersionFile: this.clusterVersionFile,
-      cluster: cv ? clusterIdentity(cv, this.infrastructure) : undefined,
+      cluster,
       history: cv ? analyzeHistory(cv) : undefined,
       collectedAt: collectionTime(this.timestamps),
       cvo: { pods: this.pods },
+      alerts: this.alerts && sortAlerts(uniqueAlerts(this.alerts)),
+      updates: cv ? updateRecommendations(cv, this.clusterVersionFile ?? '', cluster?.currentVersion) : undefined,
     };
   }
 }
@@ -130,6 +146,12 @@ export class FactsCollector implements EntryConsumer {
 function feedLine(facts: CvoLogFacts, line: string, lineNo: number): void {
   const parsed = parseLogLine(line, lineNo);
   facts.feed(parsed.text, parsed.time);
+}
+
+/** Files holding the monitoring stack's alerts (layout rows `mg-monitoring` and `insights-alerts`). */
+function holdsAlerts(entry: ClassifiedEntry): boolean {
+  if (entry.rule === 'insights-alerts') return true;
+  return entry.rule === 'mg-monitoring' && (entry.name === 'alerts.json' || entry.name === 'prometheus/rules.json' || entry.name === 'prometheus/alerts.json');
 }
 
 /** CVO container logs, and a single log given alone (it may be a saved CVO log). */

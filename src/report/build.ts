@@ -2,8 +2,10 @@ import type { Analysis } from '../analysis/analyze.js';
 import type { Problems } from '../core/problems.js';
 import { iso } from '../analysis/inspect.js';
 import { SEVERITIES, severityRank, type Severity } from '../engine/findings.js';
-import { REPORT_SCHEMA_VERSION, type Report, type RuleSelection, type Tool } from './model.js';
+import { REPORT_SCHEMA_VERSION, type ClusterVerdicts, type ConditionRow, type Report, type RuleSelection, type Tool } from './model.js';
 import { builtinRuleFiles } from '../engine/load.js';
+import type { Facts } from '../facts/collector.js';
+import type { ConditionInfo } from '../facts/cluster.js';
 import { collectTimeline, historyRows, REPORT_SCOPE } from './timeline-items.js';
 import { reportDigest } from './digest.js';
 import { reportUpdateRisks } from './update-risks.js';
@@ -66,7 +68,7 @@ export function buildReport(analysis: Analysis, now: Date = new Date()): Report 
     findings,
     notChecked: [...notChecked].sort((a, b) => a.ruleId.localeCompare(b.ruleId)),
     passed: [...(result?.passed ?? [])].sort((a, b) => a.ruleId.localeCompare(b.ruleId)),
-    facts: { history: historyRows(analysis), timeline: timeline.items, timelineOmitted: timeline.omitted },
+    facts: { history: historyRows(analysis), timeline: timeline.items, timelineOmitted: timeline.omitted, verdicts: clusterVerdicts(facts) },
     digest: analysis.digest && reportDigest(analysis.digest),
     updateRisks: reportUpdateRisks(analysis.updateRisks),
     problems: problems.items,
@@ -86,6 +88,47 @@ export function withSelection(report: Report, selection: RuleSelection | undefin
   const more = selection.leftOut.length > 10 ? ` and ${selection.leftOut.length - 10} more` : '';
   const banner = `Rules selected with ${flags.join(' ')}: ${selection.leftOut.length} rule(s) of the pack did not run (${shown}${more}).`;
   return { ...report, selection, banners: [...report.banners, banner] };
+}
+
+/** The cluster's own verdicts as the reports show them. */
+export function clusterVerdicts(facts: Facts): ClusterVerdicts {
+  const updates = facts.updates;
+  return {
+    alerts: facts.alerts?.map((a) => ({
+      name: a.name,
+      severity: a.severity,
+      state: a.state,
+      since: iso(a.since),
+      labels: a.labelText,
+      summary: a.summary,
+      description: a.description,
+      runbookUrl: a.runbookUrl,
+      silenced: a.silenced,
+      object: a.object,
+      file: a.file,
+    })),
+    updates: updates && {
+      channel: updates.channel,
+      available: updates.available.map((u) => u.version),
+      conditional: updates.conditional.map((u) => ({ version: u.version, recommended: u.recommended, reason: u.reason, risks: u.risks })),
+      risks: updates.risks.map((r) => ({
+        name: r.name,
+        url: r.url,
+        message: r.message,
+        exposure: r.exposure,
+        exposureMessage: r.exposureMessage,
+        accepted: r.accepted,
+        targets: r.targets,
+      })),
+      retrievedUpdates: conditionRow(updates.retrievedUpdates),
+      upgradeable: conditionRow(updates.upgradeable),
+      releaseAccepted: conditionRow(updates.releaseAccepted),
+    },
+  };
+}
+
+function conditionRow(condition: ConditionInfo | undefined): ConditionRow | undefined {
+  return condition && { status: condition.status, reason: condition.reason, message: condition.message, since: iso(condition.lastTransitionMs) };
 }
 
 /** Problems named in the banner itself; the section "What could not be read" lists them all. */

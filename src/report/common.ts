@@ -228,6 +228,8 @@ export function laneTitle(lane: string): string {
       return 'Events';
     case 'node':
       return 'Nodes';
+    case 'alert':
+      return 'Alerts';
     case 'finding':
       return 'Findings';
     default:
@@ -237,7 +239,7 @@ export function laneTitle(lane: string): string {
 
 /** Lane order on the timeline: the known lanes first, then the others by name. */
 export function laneOrder(lanes: Iterable<string>): string[] {
-  const known = ['history', 'cvo', 'operator', 'node', 'event', 'finding'];
+  const known = ['history', 'cvo', 'operator', 'node', 'event', 'alert', 'finding'];
   const set = new Set(lanes);
   const first = known.filter((lane) => set.has(lane));
   const rest = [...set].filter((lane) => !known.includes(lane)).sort(compareStrings);

@@ -13,7 +13,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { packageFiles, packageText } from '../core/assets.js';
 import Handlebars from 'handlebars';
-import type { Evidence, Finding, Severity } from '../engine/findings.js';
+import { findingId, type Evidence, type Finding, type Severity } from '../engine/findings.js';
 import type { Report } from './model.js';
 import {
   COMPRESSED_LINES_NOTE,
@@ -44,6 +44,7 @@ import {
 import { timelineView, type TimelineView } from './timeline-view.js';
 import { digestNote, digestView, type DigestView } from './digest.js';
 import { reportUpdateRisks, updateRisksView, type UpdateRisksView } from './update-risks.js';
+import { verdictsView, type VerdictsView } from './verdicts.js';
 import { diagnosisView, findingAnchor, type DiagnosisView } from './diagnosis.js';
 
 export interface HtmlOptions {
@@ -151,6 +152,7 @@ export interface HtmlView {
   /** One line beside a folded section's heading. */
   notes: { digest: string; notChecked: string; problems: string; limits: string };
   updateRisks: UpdateRisksView;
+  verdicts: VerdictsView | null;
   notChecked: { ruleId: string; title: string; reason: string }[];
   hasNotChecked: boolean;
   passed: { ruleId: string; title: string }[];
@@ -215,6 +217,7 @@ export function htmlView(report: Report, options: HtmlOptions = {}): HtmlView {
       limits: `${report.stats.entries} entries, ${formatBytes(report.stats.bytesRead)} read in ${Math.round(report.stats.durationMs)} ms`,
     },
     updateRisks: updateRisksView(report.updateRisks ?? reportUpdateRisks(undefined)),
+    verdicts: verdictsView(report.facts.verdicts),
     notChecked: sortByRuleId(report.notChecked).map((n) => ({ ruleId: s(n.ruleId), title: s(n.title), reason: s(n.reason) })),
     hasNotChecked: report.notChecked.length > 0,
     passed: sortByRuleId(report.passed).map((p) => ({ ruleId: s(p.ruleId), title: s(p.title) })),
@@ -253,14 +256,14 @@ function findingView(f: Finding, shown: number): FindingView {
   const remediation = remediationBlocks(f.remediation).map((b) => ({ code: b.kind === 'code', text: s(b.text), parts: inlineParts(s(b.text)) }));
   const references = f.references.map((ref) => ({ text: s(ref), href: httpUrl(ref) ?? null }));
   return {
-    anchor: findingAnchor(f.ruleId),
+    anchor: findingAnchor(findingId(f)),
     explainedBy: f.explainedBy.map((id) => ({ href: `#${findingAnchor(id)}`, ruleId: s(id) })),
     explains: f.explains.map((id) => ({ href: `#${findingAnchor(id)}`, ruleId: s(id) })),
     hasLinks: f.explainedBy.length + f.explains.length > 0,
     severity: f.severity,
     open: f.severity !== 'info',
     ruleId: s(f.ruleId),
-    title: s(f.title),
+    title: s(f.key !== undefined ? `${f.title} — ${f.key}` : f.title),
     component: s(f.component),
     tags: f.tags.map(s),
     message: inlineParts(s(f.message)),

@@ -30,6 +30,8 @@ export type ArchiveStatus = 'ok' | 'partial' | 'nothing-checked' | 'failed';
 
 export interface IndexFinding {
   ruleId: string;
+  /** For a rule with `per`: which of its findings. */
+  key?: string | undefined;
   severity: Severity;
   title: string;
 }
@@ -99,7 +101,7 @@ export function archiveRow(input: string, report: Report, reports: readonly stri
     collectedAt: report.collectedAt,
     counts: { ...report.counts },
     notChecked: report.notChecked.length,
-    findings: sortFindings(report.findings).map((f) => ({ ruleId: f.ruleId, severity: f.severity, title: f.title })),
+    findings: sortFindings(report.findings).map((f) => ({ ruleId: f.ruleId, ...(f.key !== undefined ? { key: f.key } : {}), severity: f.severity, title: f.title })),
     rootCauses: report.diagnosis.roots.map((r) => ({ ruleId: r.ruleId, severity: r.severity, title: r.title, explains: symptomsOf(r).length })),
   };
 }
@@ -178,7 +180,13 @@ function rowJson(row: IndexRow): JsonObject {
     out.counts = counts;
   }
   put(out, 'notChecked', row.notChecked);
-  out.findings = row.findings.map((f) => ({ ruleId: f.ruleId, severity: f.severity, title: f.title }));
+  out.findings = row.findings.map((f) => {
+    const finding: JsonObject = { ruleId: f.ruleId };
+    put(finding, 'key', f.key);
+    finding.severity = f.severity;
+    finding.title = f.title;
+    return finding;
+  });
   out.rootCauses = row.rootCauses.map((r) => ({ ruleId: r.ruleId, severity: r.severity, title: r.title, explains: r.explains }));
   return out;
 }

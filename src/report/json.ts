@@ -19,6 +19,7 @@ import type { ClusterIdentity, HistoryRow, Report, TimelineItem } from './model.
 import { compareStrings, SEVERITIES_DESC, sortByRuleId, sortFindings, sortProblems, sortTimeline } from './common.js';
 import { digestJson } from './digest.js';
 import { reportUpdateRisks, updateRisksJson } from './update-risks.js';
+import { verdictsJson } from './verdicts.js';
 
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
@@ -50,6 +51,7 @@ export function toJsonReport(report: Report): JsonObject {
     history: report.facts.history.map(historyRow),
     timeline: sortTimeline(report.facts.timeline).map(timelineItemJson),
     timelineOmitted: report.facts.timelineOmitted.map((o) => ({ lane: o.lane, count: num(o.count), reason: o.reason })),
+    verdicts: verdictsJson(report.facts.verdicts),
   };
   if (report.digest !== undefined) out.digest = digestJson(report.digest);
   out.problems = sortProblems(report.problems).map(problem);
@@ -96,6 +98,7 @@ function finding(f: Finding): JsonObject {
     evidence: f.evidence.map(evidence),
     evidenceDropped: num(f.evidenceDropped),
   };
+  put(out, 'key', f.key);
   put(out, 'banner', f.banner);
   put(out, 'caveat', f.caveat);
   out.about = f.about.map(objectRef);

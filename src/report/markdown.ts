@@ -42,6 +42,7 @@ import {
 import { fenced, known, mdParagraphs, mdText, mdUrl, table, tableRow } from './md.js';
 import { digestMarkdown } from './digest.js';
 import { reportUpdateRisks, updateRisksMarkdown } from './update-risks.js';
+import { verdictsMarkdown } from './verdicts.js';
 import { diagnosisMarkdown } from './diagnosis.js';
 
 /** Characters a Markdown report takes at most by default: it fits a GitHub comment (65,536) and most case tools. */
@@ -121,6 +122,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
     parts.push(...findingsTable(findings));
   }
   findings.forEach((f, i) => parts.push(...finding(f, i, shown, notes)));
+  add(1, verdictsMarkdown(report.facts.verdicts), { unit: "section of the cluster's own verdicts" });
   add(1, updateRisksMarkdown(report.updateRisks ?? reportUpdateRisks(undefined)), { unit: 'update risks section' });
 
   if (report.digest) {
@@ -255,7 +257,7 @@ export function renderTimelineMarkdown(doc: TimelineDoc): string {
  */
 function finding(f: Finding, index: number, shown: number, notes: Record<string, GroupNote>): MdPart[] {
   const head: string[] = [];
-  head.push(`### ${f.severity.toUpperCase()}: ${mdText(f.title)}`, '');
+  head.push(`### ${f.severity.toUpperCase()}: ${mdText(f.title)}${f.key !== undefined ? ` — ${mdText(f.key)}` : ''}`, '');
   const tags = f.tags.length > 0 ? ` · tags: ${f.tags.map(mdText).join(', ')}` : '';
   head.push(`Rule ${mdText(f.ruleId)} · component ${mdText(f.component)}${tags}`, '');
   const links = [

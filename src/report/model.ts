@@ -4,7 +4,7 @@ import type { Limits } from '../core/limits.js';
 import type { Problem } from '../core/problems.js';
 
 /** Version of the JSON report's shape (`schema/report.schema.json`). */
-export const REPORT_SCHEMA_VERSION = '1.2';
+export const REPORT_SCHEMA_VERSION = '1.3';
 
 export interface ClusterIdentity {
   id?: string | undefined;
@@ -90,6 +90,64 @@ export interface TimelineItem {
   /** Rule that used this moment, if any. */
   ruleId?: string | undefined;
   severity?: Severity | undefined;
+}
+
+/** One firing or pending alert of the cluster's own monitoring. */
+export interface AlertRow {
+  name: string;
+  /** The `severity` label as written (`critical`, `warning`, `info`, `none`). */
+  severity: string;
+  state: 'firing' | 'pending';
+  /** ISO 8601: active since. */
+  since?: string | undefined;
+  /** `key=value` labels that tell its instances apart. */
+  labels: string;
+  summary?: string | undefined;
+  description?: string | undefined;
+  runbookUrl?: string | undefined;
+  silenced?: boolean | undefined;
+  /** The most specific object its labels name. */
+  object?: { kind: string; namespace?: string | undefined; name: string } | undefined;
+  file: string;
+}
+
+/** A risk the cluster-version operator attached to update targets, and whether it applies here. */
+export interface UpdateRiskRow {
+  name: string;
+  url?: string | undefined;
+  message?: string | undefined;
+  exposure: 'applies' | 'does-not-apply' | 'evaluation-failed' | 'unknown';
+  exposureMessage?: string | undefined;
+  accepted: boolean;
+  targets: string[];
+}
+
+export interface ConditionRow {
+  status: string;
+  reason?: string | undefined;
+  message?: string | undefined;
+  /** ISO 8601. */
+  since?: string | undefined;
+}
+
+/** What the cluster itself concluded: its alerts, and its update recommendations and gates. */
+export interface ClusterVerdicts {
+  /** Firing, then pending, most severe first; absent when the archive holds no alerts file. */
+  alerts?: AlertRow[] | undefined;
+  /** Absent without a ClusterVersion. */
+  updates?:
+    | {
+        channel?: string | undefined;
+        /** Recommended targets (status.availableUpdates). */
+        available: string[];
+        /** status.conditionalUpdates: each target with its Recommended condition and risks. */
+        conditional: { version: string; recommended: string; reason?: string | undefined; risks: string[] }[];
+        risks: UpdateRiskRow[];
+        retrievedUpdates?: ConditionRow | undefined;
+        upgradeable?: ConditionRow | undefined;
+        releaseAccepted?: ConditionRow | undefined;
+      }
+    | undefined;
 }
 
 /** Items of one lane left out of the report's timeline, and why. */
@@ -186,6 +244,8 @@ export interface Report {
     timeline: TimelineItem[];
     /** What the timeline leaves out, by lane (`mgsift timeline` lists everything). */
     timelineOmitted: TimelineOmission[];
+    /** The section "What the cluster itself reported". */
+    verdicts: ClusterVerdicts;
   };
   /** Unrecognised errors; absent when the digest was not made. */
   digest?: ReportDigest | undefined;

@@ -139,7 +139,7 @@ const FIXED_STEPS = [
 ];
 const MONTH_STEPS = [1, 2, 3, 6, 12, 24, 60, 120];
 const MAX_TICKS = 8;
-const DRAW_PRIORITY = ['finding', 'cvo', 'node', 'operator', 'event'];
+const DRAW_PRIORITY = ['finding', 'alert', 'cvo', 'node', 'operator', 'event'];
 
 /** The figure for `report`, or undefined when there is nothing with a time to draw. */
 export function buildTimeline(report: Report, options: TimelineOptions = {}): TimelineSvg | undefined {

@@ -9,13 +9,17 @@ import { EMBEDDED, packageBytes, packageFiles, packageText } from '../core/asset
 import { openMemory } from '../sources/open.js';
 import type { MemoryFile } from '../sources/memory.js';
 import type { Source, SourceOptions } from '../sources/types.js';
+import { severityRank } from '../engine/findings.js';
 
 /** What a fixture case expects of its rule, from `expect.yaml` beside its input. */
 export interface Expectation {
   fires: boolean;
   /** The rule must be reported as not checked (data absent). */
   notChecked?: boolean;
+  /** Severity of the rule's most severe finding. */
   severity?: string;
+  /** How many findings the rule makes (a rule with `per` makes one per key). */
+  findings?: number;
   evidence?: { file: string; line?: number }[];
   /** Text the rendered message must contain. */
   messageContains?: string[];
@@ -100,7 +104,8 @@ export async function runCase(fixture: FixtureCase, limits: Limits): Promise<str
   const riskData = fixture.updateRisks ? await fixture.updateRisks() : undefined;
   const analysis = await analyzeInput(fixture.input, { limits, rules: [fixture.rule], riskData, open: fixture.open, requireArchive: false });
   const result = analysis.result!;
-  const finding = result.findings.find((f) => f.ruleId === fixture.rule.id);
+  const findings = result.findings.filter((f) => f.ruleId === fixture.rule.id);
+  const finding = [...findings].sort((a, b) => severityRank(b.severity) - severityRank(a.severity))[0];
   const notChecked = result.notChecked.find((n) => n.ruleId === fixture.rule.id);
   const failures: string[] = [];
   const { expect } = fixture;
@@ -113,15 +118,18 @@ export async function runCase(fixture: FixtureCase, limits: Limits): Promise<str
   if (!expect.fires && finding) failures.push(`expected no finding, got: ${finding.message.split('\n', 1)[0]}`);
   if (!finding) return failures;
   if (expect.severity && finding.severity !== expect.severity) failures.push(`severity ${finding.severity}, expected ${expect.severity}`);
+  if (expect.findings !== undefined && findings.length !== expect.findings) failures.push(`${findings.length} findings, expected ${expect.findings}`);
+  // With several findings (a rule with `per`), each expectation must hold for one of them.
+  const evidence = findings.flatMap((f) => f.evidence);
   for (const wanted of expect.evidence ?? []) {
-    const found = finding.evidence.some((e) => e.file === wanted.file && (wanted.line === undefined || e.line === wanted.line));
+    const found = evidence.some((e) => e.file === wanted.file && (wanted.line === undefined || e.line === wanted.line));
     if (!found) {
-      const got = finding.evidence.map((e) => `${e.file}:${e.line ?? '-'}`).slice(0, 5).join(', ');
+      const got = evidence.map((e) => `${e.file}:${e.line ?? '-'}`).slice(0, 5).join(', ');
       failures.push(`missing evidence ${wanted.file}:${wanted.line ?? '*'} (got ${got || 'none'})`);
     }
   }
-  for (const text of expect.messageContains ?? []) if (!finding.message.includes(text)) failures.push(`message lacks '${text}'`);
-  for (const text of expect.remediationContains ?? []) if (!finding.remediation.includes(text)) failures.push(`remediation lacks '${text}'`);
-  if (/\(template error:/.test(finding.message + finding.remediation)) failures.push('a template failed to render');
+  for (const text of expect.messageContains ?? []) if (!findings.some((f) => f.message.includes(text))) failures.push(`message lacks '${text}'`);
+  for (const text of expect.remediationContains ?? []) if (!findings.some((f) => f.remediation.includes(text))) failures.push(`remediation lacks '${text}'`);
+  if (findings.some((f) => /\(template error:/.test(f.message + f.remediation + f.references.join(' ')))) failures.push('a template failed to render');
   return failures;
 }

@@ -150,3 +150,14 @@ describe.runIf(existsSync(join(REAL, 'must-gather-aws.tar.xz')))('timeline of th
     expect(html.length).toBeLessThan(1_000_000);
   });
 });
+
+describe('mgsift timeline --lane alert', () => {
+  it('shows each firing and pending alert from activeAt to the collection time (real 4.9 metal answer)', () => {
+    const input = new URL('../../rules/monitoring/cluster-alert-firing.fixtures/quiet-pending-warning-49/input', import.meta.url).pathname;
+    const doc = timelineJson([input, '--lane', 'alert', '--no-rules']);
+    expect(doc.items.map((i) => i.label).sort()).toEqual(['AlertmanagerReceiversNotConfigured firing', 'CsvAbnormalOver30Min pending', 'Watchdog firing']);
+    const pending = doc.items.find((i) => i.label === 'CsvAbnormalOver30Min pending')!;
+    expect(pending).toMatchObject({ start: '2021-09-14T14:40:23.902Z', end: doc.collectedAt, namespace: 'openshift-operator-lifecycle-manager' });
+    expect(pending.detail).toContain('warning · container=olm-operator');
+  });
+});

@@ -171,6 +171,7 @@ describe.skipIf(!hasChromium)(`HTML report in Chromium (${CHROMIUM})`, () => {
         '#finding-mco-ignition-spec-unsupported',
         '#finding-mcp-degraded',
         '#finding-clusteroperator-unavailable',
+        '#finding-clusteroperator-upgradeable-false',
         '#finding-clusteroperator-degraded',
         '#finding-clusterversion-failing',
         '#finding-update-rollback',

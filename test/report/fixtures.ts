@@ -198,7 +198,7 @@ export function seed000Report(): Report {
       { ruleId: 'mco-ignition-spec-rollback', title: 'MCO cannot parse a newer Ignition spec after a rollback', component: 'mco' },
       { ruleId: 'cvo-capability-enum-rejected', title: 'CVO cannot write ClusterVersion status (capability enum)', component: 'cvo' },
     ],
-    facts: { history, timeline, timelineOmitted: [] },
+    facts: { history, timeline, timelineOmitted: [], verdicts: {} },
     problems: [
       {
         severity: 'warning',
@@ -354,7 +354,7 @@ export function rollbackReport(): Report {
     findings,
     notChecked: [{ ruleId: 'olm-staging-registry', title: 'OLM catalog points at the staging registry', component: 'olm', reason: 'gather-extra holds no InstallPlan objects.' }],
     passed: [{ ruleId: 'cvo-final-sync-lost', title: 'Outgoing CVO exited before its final ClusterVersion status sync', component: 'cvo' }],
-    facts: { history, timeline, timelineOmitted: [] },
+    facts: { history, timeline, timelineOmitted: [], verdicts: {} },
     problems: [],
     limits: { ...DEFAULT_LIMITS },
     stats: { entries: 5120, bytesRead: 210_000_000, durationMs: 1200 },
@@ -378,7 +378,7 @@ export function healthyReport(): Report {
       { ruleId: 'cvo-capability-enum-rejected', title: 'CVO cannot write ClusterVersion status (capability enum)', component: 'cvo' },
       { ruleId: 'olm-staging-registry', title: 'OLM catalog points at the staging registry', component: 'olm' },
     ],
-    facts: { history: [], timeline: [], timelineOmitted: [] },
+    facts: { history: [], timeline: [], timelineOmitted: [], verdicts: {} },
     problems: [],
     limits: { ...DEFAULT_LIMITS },
     stats: { entries: 0, bytesRead: 0, durationMs: 3 },
@@ -420,7 +420,7 @@ export function manyEntriesReport(): Report {
       severity: lane === 'finding' ? (['info', 'warning', 'error', 'critical'] as const)[i % 4] : undefined,
     });
   }
-  report.facts = { history, timeline, timelineOmitted: [] };
+  report.facts = { history, timeline, timelineOmitted: [], verdicts: {} };
   report.collectedAt = new Date(t).toISOString();
   return report;
 }
