@@ -1,7 +1,7 @@
 import { Problems } from '../core/problems.js';
 import type { Limits } from '../core/limits.js';
 import { InputError, isSingleFile, openInput } from '../sources/open.js';
-import type { Source } from '../sources/types.js';
+import type { Source, SourceOptions } from '../sources/types.js';
 import { walk } from '../ingest/walk.js';
 import { isParallel, type WalkSummary } from '../ingest/consumer.js';
 import type { WalkProgress } from '../ingest/walk.js';
@@ -12,6 +12,8 @@ import type { TimelineSources } from '../facts/timeline-sources.js';
 import type { EngineResult } from '../engine/engine.js';
 import type { Rule } from '../engine/rule.js';
 import type { Digest, ExplainedLine } from '../digest/collector.js';
+import { severalClusters } from './clusters.js';
+import { nothingRecognised } from './recognised.js';
 import type { RiskData } from '../risks/load.js';
 import { updateRisks, type UpdateRisks } from '../risks/update-risks.js';
 import { analysisConsumers, analysisPool, threadsFor, type ConsumerOptions, type RuleSource, type WorkerConsumerOptions } from './consumers.js';
@@ -55,13 +57,21 @@ export interface AnalyzeOptions {
   ruleSource?: RuleSource | undefined;
   /** Worker threads to read with (the caller's, kept open for the next input), instead of `threads`. */
   pool?: EntryPool | undefined;
+  /** Where the entries come from when not from the path (the built-in fixtures inside the single file). */
+  open?: ((options: SourceOptions) => Source) | undefined;
+  /**
+   * Refuse an input that holds no gather tree and no log (default). Rule fixtures turn it off:
+   * a fixture may be one line that only its rule reads.
+   */
+  requireArchive?: boolean;
 }
 
 /** The whole pipeline for one input: source → layout → parsers → facts and rules, in one pass. */
 export async function analyzeInput(input: string, options: AnalyzeOptions): Promise<Analysis> {
   const started = Date.now();
   const problems = new Problems();
-  const source = await openInput(input, { limits: options.limits, problems });
+  const sourceOptions: SourceOptions = { limits: options.limits, problems };
+  const source = options.open ? options.open(sourceOptions) : await openInput(input, sourceOptions);
   const bareInput = isSingleFile(source);
   const consumerOptions: ConsumerOptions = {
     maxLineBytes: options.limits.maxLineBytes,
@@ -70,7 +80,7 @@ export async function analyzeInput(input: string, options: AnalyzeOptions): Prom
     digest: options.digest ?? false,
     metrics: options.riskData !== undefined,
   };
-  const { facts, timeline, engine, inventory, digest, metrics, all: consumers } = analysisConsumers(consumerOptions, options.rules);
+  const { logs, clusterRoots, facts, timeline, engine, inventory, digest, metrics, all: consumers } = analysisConsumers(consumerOptions, options.rules);
   // Every consumer must be able to run in a worker, and workers must be able to load the rules.
   const parallel = consumers.every(isParallel) && (options.rules === undefined || options.ruleSource !== undefined);
   const threads = options.pool || !parallel ? 1 : await threadsFor(input, options.threads ?? 1, options.maxThreads);
@@ -86,7 +96,13 @@ export async function analyzeInput(input: string, options: AnalyzeOptions): Prom
     // Nothing was read: no report to make, an input error (exit 2) with the container's reason.
     throw new InputError(`${input}: ${problems.items[0]?.reason ?? 'unreadable'}`);
   }
+  // Something that is no diagnostic archive is an input error, never a clean report of 0 findings.
+  const unrecognised = options.requireArchive === false ? undefined : nothingRecognised(summary, logs, problems);
+  if (unrecognised !== undefined) throw new InputError(`${input}: ${unrecognised}`);
+  const clusters = clusterRoots.clusters();
+  if (clusters.length > 1) throw new InputError(severalClusters(input, clusters, source.container === 'directory'));
   const gathered = facts.facts();
+  if (problems.truncatedAt !== undefined) engine?.truncated(problems.truncatedAt);
   const archiveMetrics = metrics?.metrics();
   const risks = options.riskData && archiveMetrics ? updateRisks(options.riskData, gathered, archiveMetrics, archiveMetrics.clusterVersion()) : undefined;
   const result = engine?.finish({ ...gathered, updateRisks: risks });

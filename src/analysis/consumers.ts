@@ -15,6 +15,9 @@ import { loadRules } from '../engine/load.js';
 import type { Rule } from '../engine/rule.js';
 import { DigestCollector } from '../digest/collector.js';
 import { MetricsCollector } from '../facts/metrics.js';
+import { BareLogRecogniser } from './recognised.js';
+import { ClusterRoots } from './clusters.js';
+import { EMBEDDED } from '../core/assets.js';
 
 /** Where rules were loaded from: worker threads load the same ones. */
 export interface RuleSource {
@@ -34,6 +37,8 @@ export interface ConsumerOptions {
 }
 
 export interface AnalysisConsumers {
+  logs: BareLogRecogniser;
+  clusterRoots: ClusterRoots;
   facts: FactsCollector;
   timeline: TimelineSourcesCollector;
   engine?: RuleEngine | undefined;
@@ -51,8 +56,10 @@ export function analysisConsumers(options: ConsumerOptions, rules: readonly Rule
   const timeline = new TimelineSourcesCollector();
   const digest = options.digest ? new DigestCollector(options.maxLineBytes) : undefined;
   const metrics = options.metrics ? new MetricsCollector() : undefined;
-  const all: EntryConsumer[] = [facts, timeline, ...(engine ? [engine] : []), ...(inventory ? [inventory] : []), ...(digest ? [digest] : []), ...(metrics ? [metrics] : [])];
-  return { facts, timeline, engine, inventory, digest, metrics, all };
+  const logs = new BareLogRecogniser(options.bareInput);
+  const clusterRoots = new ClusterRoots();
+  const all: EntryConsumer[] = [logs, clusterRoots, facts, timeline, ...(engine ? [engine] : []), ...(inventory ? [inventory] : []), ...(digest ? [digest] : []), ...(metrics ? [metrics] : [])];
+  return { logs, clusterRoots, facts, timeline, engine, inventory, digest, metrics, all };
 }
 
 /** What a worker thread builds its consumers from. */
@@ -73,6 +80,12 @@ export async function createConsumers(options: WorkerConsumerOptions): Promise<E
   }
   return analysisConsumers(options, await rules).all;
 }
+
+/**
+ * Whether entry worker threads can start: the single file (`npm run package`) bundles no entry
+ * worker script, so it reads every input on one thread whatever `--threads` says.
+ */
+export const THREADS_AVAILABLE = !EMBEDDED;
 
 /** A pool whose workers build the consumers of this module. */
 export function analysisPool(threads: number): EntryPool {
@@ -102,6 +115,7 @@ export function defaultThreads(): number {
 
 /** The threads for one input: as asked, or for `auto` the default for inputs that are not small (directories are not). */
 export async function threadsFor(input: string, threads: number | 'auto', max = Infinity): Promise<number> {
+  if (!THREADS_AVAILABLE) return 1;
   if (threads !== 'auto') return threads;
   const size = await stat(input).then(
     (s) => (s.isFile() ? s.size : Infinity),

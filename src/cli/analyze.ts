@@ -1,5 +1,5 @@
 import { basename, join } from 'node:path';
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { Command, Option } from 'commander';
 import { expandInputs } from '../analysis/inputs.js';
@@ -8,10 +8,11 @@ import type { Report } from '../report/model.js';
 import { archiveRow, buildIndex, failedRow, isFailing, jsonLine, renderIndexHtml, renderIndexJson, renderIndexMarkdown, type BatchIndex, type IndexRow } from '../report/index.js';
 import { InputError } from '../sources/open.js';
 import { addLimitOptions, addThreadsOption } from './common.js';
-import { limitsFrom, threadsFrom, UsageError, type LimitFlags } from './options.js';
+import { collectList, collectRepeated, limitsFrom, threadsFrom, UsageError, type LimitFlags } from './options.js';
 import { loadRulesOrFail, selectRules } from './rule-selection.js';
 import { FORMATS, renderReport, type Format } from './formats.js';
-import { writeAtomically, prepareOutputDir } from './output.js';
+import { MD_DEFAULT_LIMIT, type MarkdownOptions } from '../report/markdown.js';
+import { isStdout, prepareOutput, undoOutput, writeAtomically, type OutputTarget } from './output.js';
 import { Progress } from './progress.js';
 import { analyses, type BatchSpec } from './batch.js';
 import { addUpdateRisksOption, loadUpdateRisks, updateRisksDir } from './update-risks.js';
@@ -26,6 +27,8 @@ interface AnalyzeFlags extends LimitFlags {
   jobs: string;
   threads?: string;
   quiet?: boolean;
+  mdLimit?: string;
+  mdFull?: boolean;
   updateRisks?: string;
 }
 
@@ -40,26 +43,28 @@ export function analyzeCommand(): Command {
         '<input...>',
         'directory, archive (.tar, .tar.gz, .tar.xz, .zip), log file, or a folder of archives; each archive is one analysis',
       )
-      .option('-o, --output <path>', 'output folder (or a file for one format; - for stdout)', 'mgsift-report')
-      .option('--format <list>', `comma-separated: ${FORMATS.join(', ')}, ${JSONL} (one line per archive)`, 'html,json')
+      .option('-o, --output <path>', 'output folder; a file for one format (a name ending .html, .json, .md, .txt, .xml, .jsonl); - for stdout', 'mgsift-report')
+      .option('--format <list>', `comma-separated: ${FORMATS.join(', ')}, ${JSONL} (one line per archive); default html,json, or the one -o's suffix names`, 'html,json')
       .addOption(new Option('--fail-on <severity>', 'exit 1 when a finding is at or above this').choices([...SEVERITIES]).default('error'))
-      .option('--rules <dir...>', 'add a folder of rules (an existing id replaces the built-in rule)')
-      .option('--only <id-or-tag...>', 'run only these rules (ids or tags)')
-      .option('--exclude <id-or-tag...>', 'skip these rules (ids or tags)')
+      .option('--rules <dir>', 'add a folder of rules (an existing id replaces the built-in rule); repeat for more', collectRepeated)
+      .option('--only <ids-or-tags>', 'run only these rules (ids or tags, comma-separated or repeated)', collectList)
+      .option('--exclude <ids-or-tags>', 'skip these rules (ids or tags, comma-separated or repeated)', collectList)
       .option('-j, --jobs <n>', 'analyse up to n inputs at once, each in its own worker thread', '1')
-      .option('-q, --quiet', 'print nothing but errors'),
+      .option('-q, --quiet', 'print nothing but errors')
+      .option('--md-limit <chars>', `Markdown report: characters at most, sections sharing them in priority order (default: ${MD_DEFAULT_LIMIT})`)
+      .option('--md-full', 'Markdown report: everything, with no size limit'),
   ))).action(async (inputs: string[], flags: AnalyzeFlags, command: Command) => {
-    const { formats, jsonl } = parseFormats(flags.format);
-    // The diagnosis alone is for a terminal: stdout unless -o says otherwise.
-    if (formats.length === 1 && formats[0] === 'text' && !jsonl && command.getOptionValueSource('output') === 'default') flags.output = '-';
     const jobs = Number(flags.jobs);
     if (!Number.isInteger(jobs) || jobs < 1) throw new UsageError(`--jobs needs a whole number of at least 1, not '${flags.jobs}'`);
-    const outputs = formats.length + (jsonl ? 1 : 0);
-    const toStdout = flags.output === '-';
-    if (toStdout && outputs !== 1) throw new UsageError('-o - writes one format to stdout: pass --format with exactly one');
+    // The diagnosis alone is for a terminal: stdout unless -o says otherwise.
+    if (flags.format.trim().toLowerCase() === 'text' && command.getOptionValueSource('output') === 'default') flags.output = '-';
+    const toStdout = isStdout(flags.output);
     const failOn = flags.failOn as Severity;
+    const markdown = markdownOptions(flags);
     const loaded = await loadRulesOrFail(flags.rules ?? []);
     const rules = selectRules(loaded.rules, flags.only, flags.exclude);
+    const chosen = new Set(rules.map((r) => r.id));
+    const selection = flags.only || flags.exclude ? { only: flags.only ?? [], exclude: flags.exclude ?? [], leftOut: loaded.rules.filter((r) => !chosen.has(r.id)).map((r) => r.id) } : undefined;
     const riskData = await loadUpdateRisks(updateRisksDir(flags.updateRisks));
     const say = (line: string): void => {
       if (!flags.quiet && !toStdout) process.stderr.write(`${line}\n`);
@@ -67,78 +72,92 @@ export function analyzeCommand(): Command {
     const expansion = await expandInputs(inputs);
     const targets = expansion.inputs;
     const { threads, maxThreads, note } = threadsPerJob(threadsFrom(flags.threads), Math.min(jobs, targets.length));
-    const spec: BatchSpec = { limits: limitsFrom(flags), ruleDirs: flags.rules ?? [], ruleIds: rules.map((r) => r.id), updateRisksDir: riskData?.dir, threads, maxThreads };
+    const spec: BatchSpec = { limits: limitsFrom(flags), ruleDirs: flags.rules ?? [], ruleIds: [...chosen], selection, updateRisksDir: riskData?.dir, threads, maxThreads };
+    const single = targets.length === 1;
+    const formatGiven = command.getOptionValueSource('format') === 'cli';
+    const { target, formats, jsonl } = await outputPlan(flags.output, flags.format, formatGiven, single);
+    // The output is made and proved writable before the analysis; folders made for a run that
+    // ends without a report are taken away again.
+    const created = await prepareOutput(target);
     for (const note of loaded.notes) say(note);
     for (const note of expansion.notes) say(note);
     if (note) say(note);
-    const single = targets.length === 1;
-
-    // Where things go: stdout; one named file (one format, and one input unless it is jsonl);
-    // else a folder with a report per archive (and an index for several).
-    const toFile = !toStdout && outputs === 1 && (single || jsonl) && /\.[a-z]+$/i.test(flags.output);
-    const toFolder = !toStdout && !toFile;
-    // Several inputs: the folder first (the jsonl sink lives there); one input: only once its
-    // report exists, so an unreadable input leaves nothing behind.
-    if (toFolder && !single) await prepareOutputDir(flags.output);
-    const stems = single ? ['report'] : uniqueStems(targets);
-    const stdoutInOrder = inOrder((text) => process.stdout.write(text));
-
-    const writeReports = async (index: number, report: Report): Promise<string[]> => {
-      if (toStdout) {
-        stdoutInOrder(index, formats[0] === undefined ? '' : renderReport(report, formats[0], failOn));
-        return [];
-      }
-      if (toFile) {
-        if (formats[0] !== undefined) await writeAtomically(flags.output, renderReport(report, formats[0], failOn));
-        return formats[0] !== undefined ? [basename(flags.output)] : [];
-      }
-      await prepareOutputDir(flags.output);
-      const files: string[] = [];
-      for (const format of formats) {
-        const file = `${stems[index]}.${extensionOf(format)}`;
-        await writeAtomically(join(flags.output, file), renderReport(report, format, failOn));
-        files.push(file);
-      }
-      return files;
-    };
-
-    const rows: IndexRow[] = [];
-    const lines = jsonl ? await lineSink(toStdout ? '-' : toFile ? flags.output : join(flags.output, 'index.jsonl')) : undefined;
     try {
-      const progress = (input: string): Progress => new Progress(input, !flags.quiet);
-      for await (const { index, result: outcome } of analyses(targets, spec, { jobs, rules, riskData, progress })) {
-        const input = targets[index]!;
-        let row: IndexRow;
-        if ('error' in outcome) {
-          // One input alone fails as it always did: exit 2 with one line (and --debug's stack).
-          if (single) throw outcome.cause ?? new InputError(outcome.error);
-          row = failedRow(input, outcome.error);
-          if (toStdout) stdoutInOrder(index, '');
-          process.stderr.write(`mgsift: error: ${outcome.error.includes(input) ? outcome.error : `${input}: ${outcome.error}`}\n`);
-        } else {
-          const files = await writeReports(index, outcome.report);
-          row = archiveRow(input, outcome.report, files);
-          const c = outcome.report.counts;
-          const where = files.length > 0 ? ` → ${files.map((f) => (toFolder ? join(flags.output, f) : flags.output)).join(', ')}` : '';
-          const partial = row.status === 'partial' ? ` (read in part: ${row.error ?? ''})` : '';
-          say(`${input}: ${c.critical} critical, ${c.error} error, ${c.warning} warning, ${c.info} info; ${outcome.report.notChecked.length} not checked${partial}${where}`);
-        }
-        rows[index] = row;
-        await lines?.write(jsonLine(row));
-      }
-    } finally {
-      await lines?.close();
+      process.exitCode = await run();
+    } catch (err) {
+      await undoOutput(created);
+      throw err;
     }
 
-    if (toFolder && !single) {
-      const index = buildIndex(rows, failOn);
-      const written = await writeIndex(index, flags.output);
-      const s = index.summary;
-      say(`index: ${s.archives} archives (${s.partial} read in part, ${s.failed} failed) → ${written.join(', ')}`);
+    async function run(): Promise<number> {
+      const toFile = target.kind === 'file';
+      const toFolder = target.kind === 'folder';
+      const stems = single ? ['report'] : uniqueStems(targets);
+      // Several JSON reports on stdout make one document: an array of them.
+      const asArray = toStdout && !single && formats[0] === 'json';
+      let printed = 0;
+      const stdoutInOrder = inOrder((text) => {
+        if (text === '') return;
+        process.stdout.write(asArray ? `${printed++ === 0 ? '[\n' : ',\n'}${text.trimEnd()}` : text);
+      });
+
+      const writeReports = async (index: number, report: Report): Promise<string[]> => {
+        if (toStdout) {
+          stdoutInOrder(index, formats[0] === undefined ? '' : renderReport(report, formats[0], failOn, markdown));
+          return [];
+        }
+        if (toFile) {
+          if (formats[0] !== undefined) await writeAtomically(target.path, renderReport(report, formats[0], failOn, markdown));
+          return formats[0] !== undefined ? [basename(target.path)] : [];
+        }
+        const files: string[] = [];
+        for (const format of formats) {
+          const file = `${stems[index]}.${extensionOf(format)}`;
+          await writeAtomically(join(flags.output, file), renderReport(report, format, failOn, markdown));
+          files.push(file);
+        }
+        return files;
+      };
+
+      const rows: IndexRow[] = [];
+      const lines = jsonl ? await lineSink(toStdout ? '-' : toFile ? flags.output : join(flags.output, 'index.jsonl')) : undefined;
+      try {
+        const progress = (input: string): Progress => new Progress(input, !flags.quiet);
+        for await (const { index, result: outcome } of analyses(targets, spec, { jobs, rules, riskData, progress })) {
+          const input = targets[index]!;
+          let row: IndexRow;
+          if ('error' in outcome) {
+            // One input alone fails as it always did: exit 2 with one line (and --debug's stack).
+            if (single) throw outcome.cause ?? new InputError(outcome.error);
+            row = failedRow(input, outcome.error);
+            if (toStdout) stdoutInOrder(index, '');
+            process.stderr.write(`mgsift: error: ${outcome.error.includes(input) ? outcome.error : `${input}: ${outcome.error}`}\n`);
+          } else {
+            const files = await writeReports(index, outcome.report);
+            row = archiveRow(input, outcome.report, files);
+            const c = outcome.report.counts;
+            const where = files.length > 0 ? ` → ${files.map((f) => (toFolder ? join(flags.output, f) : flags.output)).join(', ')}` : '';
+            const partial = row.status === 'partial' ? ` (read in part: ${row.error ?? ''})` : row.status === 'nothing-checked' ? ' (nothing checked)' : '';
+            say(`${input}: ${c.critical} critical, ${c.error} error, ${c.warning} warning, ${c.info} info; ${outcome.report.notChecked.length} not checked${partial}${where}`);
+          }
+          rows[index] = row;
+          await lines?.write(jsonLine(row));
+        }
+      } finally {
+        await lines?.close();
+      }
+      if (asArray) process.stdout.write(printed === 0 ? '[]\n' : '\n]\n');
+
+      if (toFolder && !single) {
+        const index = buildIndex(rows, failOn);
+        const written = await writeIndex(index, flags.output);
+        const s = index.summary;
+        say(`index: ${s.archives} archives (${s.partial} read in part, ${s.nothingChecked} with nothing checked, ${s.failed} failed) → ${written.join(', ')}`);
+      }
+      // 2 only when nothing could be analysed; else 1 when any archive holds a finding at or above --fail-on.
+      const analysed = rows.filter((row) => row.status !== 'failed').length;
+      return analysed === 0 ? 2 : rows.some((row) => isFailing(row, failOn)) ? 1 : 0;
     }
-    // 2 only when nothing could be analysed; else 1 when any archive holds a finding at or above --fail-on.
-    const analysed = rows.filter((row) => row.status !== 'failed').length;
-    process.exitCode = analysed === 0 ? 2 : rows.some((row) => isFailing(row, failOn)) ? 1 : 0;
   });
 }
 
@@ -152,6 +171,49 @@ function threadsPerJob(threads: number | 'auto', jobs: number): { threads: numbe
   const maxThreads = Math.max(1, Math.floor(cores / jobs));
   if (threads === 'auto' || threads <= maxThreads) return { threads, maxThreads };
   return { threads: maxThreads, maxThreads, note: `--threads ${threads} lowered to ${maxThreads}: --jobs ${jobs} × --threads stays within the ${cores} cores` };
+}
+
+/** The report format a file name's suffix names: `r.html`, `r.junit.xml`, `fleet.jsonl`. */
+const SUFFIX_FORMATS: Record<string, Format | typeof JSONL> = {
+  html: 'html',
+  htm: 'html',
+  json: 'json',
+  md: 'md',
+  markdown: 'md',
+  xml: 'junit',
+  jsonl: JSONL,
+  txt: 'text',
+};
+
+export function suffixFormat(path: string): Format | typeof JSONL | undefined {
+  const suffix = /\.([A-Za-z]+)$/.exec(path)?.[1]?.toLowerCase();
+  return suffix === undefined ? undefined : SUFFIX_FORMATS[suffix];
+}
+
+/**
+ * What `-o` and `--format` ask for, checked before anything is read. `-` (or /dev/stdout) is
+ * stdout, one format; a name with a report suffix is one file (its format is the suffix's
+ * unless --format names it); anything else, or an existing folder, is a folder. Several inputs
+ * go to one file only as jsonl, and to stdout as jsonl, md (one report after another) or json
+ * (one array); html and JUnit documents do not concatenate.
+ */
+async function outputPlan(output: string, formatText: string, formatGiven: boolean, single: boolean): Promise<{ target: OutputTarget; formats: Format[]; jsonl: boolean }> {
+  const isFolder = output.endsWith('/') || (await stat(output).then((info) => info.isDirectory(), () => false));
+  const suffix = isFolder ? undefined : suffixFormat(output);
+  const parsed = parseFormats(!formatGiven && suffix !== undefined ? suffix : formatText);
+  const names = [...parsed.formats, ...(parsed.jsonl ? [JSONL] : [])];
+  if (isStdout(output)) {
+    if (names.length !== 1) throw new UsageError('-o - writes one format to stdout: pass --format with exactly one');
+    if (!single && (names[0] === 'html' || names[0] === 'junit')) {
+      throw new UsageError(`-o -: several ${names[0]} reports do not make one document; use -o <folder>, or --format jsonl, json or md`);
+    }
+    return { target: { kind: 'stdout' }, ...parsed };
+  }
+  if (suffix === undefined) return { target: { kind: 'folder', path: output }, ...parsed };
+  if (names.length !== 1) throw new UsageError(`-o ${output} names one file; --format ${formatText} makes ${names.length} (use -o <folder>)`);
+  if (names[0] !== suffix) throw new UsageError(`-o ${output} names a ${suffix} file; --format says ${names[0]}`);
+  if (!single && suffix !== JSONL) throw new UsageError(`-o ${output}: several inputs do not fit one ${suffix} file; use -o <folder>, or --format jsonl -o <name>.jsonl`);
+  return { target: { kind: 'file', path: output }, ...parsed };
 }
 
 /** `index.html`, `index.md` and `index.json` in the output folder; returns their paths. */
@@ -223,4 +285,14 @@ async function lineSink(target: string): Promise<{ write(line: string): Promise<
     write: async (line) => void (await handle.write(line)),
     close: () => handle.close(),
   };
+}
+
+function markdownOptions(flags: AnalyzeFlags): MarkdownOptions {
+  if (flags.mdFull === true && flags.mdLimit !== undefined) throw new UsageError('--md-full and --md-limit do not go together: pick one');
+  if (flags.mdLimit === undefined) return { full: flags.mdFull === true };
+  const limit = Number(flags.mdLimit);
+  if (!/^\d+$/.test(flags.mdLimit.trim()) || !Number.isSafeInteger(limit) || limit < 1000) {
+    throw new UsageError(`--md-limit needs a whole number of characters, at least 1000, not '${flags.mdLimit}'`);
+  }
+  return { limit };
 }

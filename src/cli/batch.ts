@@ -7,10 +7,10 @@
  */
 import { Worker } from 'node:worker_threads';
 import { analyzeInput } from '../analysis/analyze.js';
-import { analysisPool } from '../analysis/consumers.js';
+import { analysisPool, THREADS_AVAILABLE } from '../analysis/consumers.js';
 import type { EntryPool } from '../ingest/pool.js';
-import { buildReport } from '../report/build.js';
-import type { Report } from '../report/model.js';
+import { buildReport, withSelection } from '../report/build.js';
+import type { Report, RuleSelection } from '../report/model.js';
 import type { WalkProgress } from '../ingest/walk.js';
 import { loadRules } from '../engine/load.js';
 import type { Rule } from '../engine/rule.js';
@@ -18,6 +18,7 @@ import type { Limits } from '../core/limits.js';
 import { describeError } from '../core/problems.js';
 import type { RiskData } from '../risks/load.js';
 import { loadUpdateRisks } from './update-risks.js';
+import { selfWorker } from '../core/assets.js';
 
 /** What a worker needs to analyse as this thread would: the limits and the same rules. */
 export interface BatchSpec {
@@ -31,6 +32,8 @@ export interface BatchSpec {
   maxThreads: number;
   /** The update-risk data folder (`--update-risks`), loaded once per worker. */
   updateRisksDir?: string | undefined;
+  /** What `--only` / `--exclude` asked and left out, for every report to say. */
+  selection?: RuleSelection | undefined;
 }
 
 /** One input's result: its report, or the one-line reason there is none. */
@@ -47,7 +50,7 @@ export async function reportOf(
 ): Promise<Report> {
   const { limits, threads, maxThreads } = spec;
   const ruleSource = { dirs: spec.ruleDirs, ids: spec.ruleIds };
-  return buildReport(await analyzeInput(input, { limits, rules, digest: true, riskData, onProgress, threads, maxThreads, ruleSource, pool }));
+  return withSelection(buildReport(await analyzeInput(input, { limits, rules, digest: true, riskData, onProgress, threads, maxThreads, ruleSource, pool })), spec.selection);
 }
 
 /** The update-risk data a {@link BatchSpec} names. */
@@ -76,7 +79,8 @@ export function analyses(inputs: readonly string[], spec: BatchSpec, options: An
   if (options.jobs <= 1 || inputs.length <= 1) return inThread(inputs, spec, options);
   return workerPool<string, Outcome>(inputs, {
     jobs: options.jobs,
-    script: new URL('./batch-worker.js', import.meta.url),
+    // The single file starts a copy of itself; the dev build, its worker script.
+    ...(selfWorker() ?? { script: new URL('./batch-worker.js', import.meta.url) }),
     workerData: spec,
     onCrash: (reason) => ({ error: `analysis stopped: ${reason}` }),
   });
@@ -84,7 +88,7 @@ export function analyses(inputs: readonly string[], spec: BatchSpec, options: An
 
 async function* inThread(inputs: readonly string[], spec: BatchSpec, options: AnalysesOptions): AsyncGenerator<PoolReply<Outcome>> {
   // An explicit --threads over several inputs: the workers are started once, for all of them.
-  const threads = spec.threads !== 'auto' && inputs.length > 1 ? spec.threads : 1;
+  const threads = THREADS_AVAILABLE && spec.threads !== 'auto' && inputs.length > 1 ? spec.threads : 1;
   let pool = threads > 1 ? analysisPool(threads) : undefined;
   try {
     for (const [index, input] of inputs.entries()) {
@@ -121,8 +125,9 @@ export interface PoolReply<R> {
 
 export interface PoolOptions<R> {
   jobs: number;
-  /** Worker script: answers each {@link PoolRequest} with one {@link PoolReply}. */
-  script: URL;
+  /** Worker script (or, with `eval`, its source): answers each {@link PoolRequest} with one {@link PoolReply}. */
+  script: URL | string;
+  eval?: boolean;
   workerData: unknown;
   /** The result of a task whose worker died (uncaught error, out of memory, exit). */
   onCrash: (reason: string) => R;
@@ -138,7 +143,7 @@ export async function* workerPool<T, R>(tasks: readonly T[], options: PoolOption
   const workers = new Set<Worker>();
   let next = 0;
   const start = (): void => {
-    const worker = new Worker(options.script, { workerData: options.workerData });
+    const worker = new Worker(options.script, { workerData: options.workerData, eval: options.eval === true });
     workers.add(worker);
     let current: number | undefined;
     let crash: unknown;

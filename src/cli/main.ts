@@ -7,6 +7,8 @@ import { inspectCommand } from './inspect.js';
 import { analyzeCommand } from './analyze.js';
 import { rulesCommand } from './rules.js';
 import { timelineCommand } from './timeline.js';
+import { toolInfo } from '../report/build.js';
+import { toolLine } from '../report/common.js';
 
 /** Exit codes, documented in --help and the README. */
 export const EXIT = { ok: 0, findings: 1, usage: 2 } as const;
@@ -14,6 +16,12 @@ export const EXIT = { ok: 0, findings: 1, usage: 2 } as const;
 const program = new Command('mgsift')
   .description('Offline analyzer for OpenShift diagnostic archives: must-gather, inspect, CI gather-extra, CVO logs.')
   .addOption(new Option('--debug', 'show stack traces of internal errors'))
+  // Not commander's .version(string): the rules' count is read only when asked for.
+  .option('-V, --version', "print the version, the built-in rules' count and the build")
+  .on('option:version', () => {
+    process.stdout.write(`${toolLine(toolInfo())}\n`);
+    throw new CommanderError(EXIT.ok, 'commander.version', 'version printed');
+  })
   .showHelpAfterError()
   .exitOverride()
   .addHelpText(
@@ -67,4 +75,6 @@ const failHard = (err: unknown): void => process.exit(fail(err));
 process.on('uncaughtException', failHard);
 process.on('unhandledRejection', failHard);
 
-process.exitCode = await main();
+void main().then((code) => {
+  process.exitCode = code;
+});

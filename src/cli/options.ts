@@ -54,3 +54,16 @@ export function threadsFrom(text: string | undefined): number | 'auto' {
   if (!Number.isInteger(value) || value < 1) throw new UsageError(`--threads needs a whole number of at least 1, not '${text}'`);
   return value;
 }
+
+/**
+ * A list option taking one value per flag, repeated or comma-separated (`--only a,b --only c`):
+ * a variadic option would swallow the input paths that follow it.
+ */
+export function collectList(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), ...value.split(',').map((item) => item.trim()).filter(Boolean)];
+}
+
+/** The same, one whole value per flag (a folder name may hold a comma). */
+export function collectRepeated(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}

@@ -22,12 +22,26 @@ export class Progress {
     const now = Date.now();
     if (now - this.last < 200) return;
     this.last = now;
-    process.stderr.write(`\r${this.label}: ${progressLine(progress, (now - this.started) / 1000)}   `);
+    process.stderr.write(`\r${fitLine(this.label, progressLine(progress, (now - this.started) / 1000))}\x1b[K`);
   }
 
   done(): void {
     if (this.enabled && this.last > 0) process.stderr.write('\r\x1b[K');
   }
+}
+
+/** Columns a progress line may take: one fewer than a classic 80-column terminal, so it never wraps. */
+export const PROGRESS_COLUMNS = 79;
+
+/**
+ * `label: status` in at most PROGRESS_COLUMNS characters: a long path keeps its end (the file
+ * name), cut at the front with `…`. Exported for tests.
+ */
+export function fitLine(label: string, status: string): string {
+  const room = PROGRESS_COLUMNS - status.length - 2;
+  if (room <= 1) return status.slice(0, PROGRESS_COLUMNS);
+  const shown = label.length <= room ? label : `…${label.slice(label.length - room + 1)}`;
+  return `${shown}: ${status}`;
 }
 
 /**

@@ -1,15 +1,26 @@
+import { stat } from 'node:fs/promises';
 import { loadRules, type LoadedRules } from '../engine/load.js';
 import type { Rule } from '../engine/rule.js';
 import { UsageError } from './options.js';
 
 /** Loads the pack and user folders; a broken rule stops `analyze` with its file and line. */
 export async function loadRulesOrFail(userDirs: readonly string[]): Promise<LoadedRules> {
+  await requireFolders(userDirs);
   const loaded = await loadRules(userDirs);
   if (loaded.issues.length > 0) {
     const first = loaded.issues[0]!;
     throw new UsageError(`${first.file}:${first.line}: ${first.reason}${loaded.issues.length > 1 ? ` (and ${loaded.issues.length - 1} more; run mgsift rules lint)` : ''}`);
   }
   return loaded;
+}
+
+/** A mistyped `--rules` is an error (exit 2 with the path), never a run without the user's rules. */
+export async function requireFolders(dirs: readonly string[]): Promise<void> {
+  for (const dir of dirs) {
+    const info = await stat(dir).catch(() => undefined);
+    if (info === undefined) throw new UsageError(`--rules ${dir}: no such folder`);
+    if (!info.isDirectory()) throw new UsageError(`--rules ${dir}: not a folder`);
+  }
 }
 
 /** `--only` / `--exclude` by rule id or tag. */

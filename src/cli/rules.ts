@@ -8,20 +8,35 @@ import { analyzeInput } from '../analysis/analyze.js';
 import { access, mkdir, open, readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Rule } from '../engine/rule.js';
+import { conditionText } from '../engine/condition.js';
 import { isPlainObject as isRecord } from '../parsers/k8s.js';
 import { UsageError } from './options.js';
 import { writeAtomically } from './output.js';
+import { requireFolders } from './rule-selection.js';
+
+/** The severity a rule fires at, and the ones its `severityWhen` can give it: `warning, info when not still_pending`. */
+export function severityText(rule: Pick<Rule, 'severity' | 'severityWhen'>): string {
+  return [rule.severity, ...rule.severityWhen.map((w) => `${w.severity} when ${conditionText(w.condition)}`)].join(', ');
+}
+
+/** Columns padded to their widest cell (the last one is not padded). */
+function alignedTable(head: string[], rows: string[][]): string {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
+  const line = (cells: string[]): string => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join('  ').trimEnd();
+  return `${[head, ...rows].map(line).join('\n')}\n`;
+}
 
 export function rulesCommand(): Command {
   const rules = new Command('rules').description('list, lint and test rules');
   rules
     .command('list')
-    .description('id, severity, status, component, title of every rule')
+    .description('id, severity (and when it changes), status, component, title of every rule')
     .option('--rules <dir...>', 'also list rules from these folders')
     .action(async (flags: { rules?: string[] }) => {
+      await requireFolders(flags.rules ?? []);
       const loaded = await loadRules(flags.rules ?? []);
       const rows = [...loaded.rules].sort((a, b) => a.component.localeCompare(b.component) || a.id.localeCompare(b.id));
-      for (const r of rows) process.stdout.write(`${r.id.padEnd(36)} ${r.severity.padEnd(8)} ${r.status.padEnd(12)} ${r.component.padEnd(26)} ${r.title}\n`);
+      process.stdout.write(alignedTable(['ID', 'SEVERITY', 'STATUS', 'COMPONENT', 'TITLE'], rows.map((r) => [r.id, severityText(r), r.status, r.component, r.title])));
       reportIssues(loaded.issues);
     });
   rules
@@ -174,7 +189,9 @@ async function loadPaths(paths: readonly string[]): Promise<{ rules: Rule[]; iss
   const issues: RuleIssue[] = [];
   const dirs: string[] = [];
   for (const path of paths) {
-    if ((await stat(path)).isDirectory()) dirs.push(path);
+    const info = await stat(path).catch(() => undefined);
+    if (info === undefined) throw new UsageError(`${path}: no such rule folder or file`);
+    if (info.isDirectory()) dirs.push(path);
     else {
       const { rule, issues: found } = loadRuleText(path, await readFile(path, 'utf8'), false);
       issues.push(...found);

@@ -6,7 +6,8 @@ import { renderTimelineMarkdown } from '../report/markdown.js';
 import { collectTimeline, filterTimeline, FULL_SCOPE, TIMELINE_LANES, type TimelineFilter } from '../report/timeline-items.js';
 import { renderTimelineJson, renderTimelineText, type TimelineDoc } from '../report/timeline-table.js';
 import { addLimitOptions, addThreadsOption } from './common.js';
-import { limitsFrom, threadsFrom, UsageError, type LimitFlags } from './options.js';
+import { collectList, collectRepeated, limitsFrom, threadsFrom, UsageError, type LimitFlags } from './options.js';
+import { expandInputs } from '../analysis/inputs.js';
 import { loadRulesOrFail } from './rule-selection.js';
 
 const TIMELINE_FORMATS = ['text', 'md', 'json'] as const;
@@ -31,13 +32,22 @@ export function timelineCommand(): Command {
       .option('--since <time>', 'only items reaching this time: ISO 8601, or a duration before the collection time (2h, 90m, 1d12h)')
       .option('--until <time>', 'only items starting by this time: ISO 8601, or a duration before the collection time')
       .option('--namespace <ns>', 'only items of this namespace (events, CVO pods, findings on namespaced objects)')
-      .addOption(new Option('--lane <lane...>', 'only these lanes').choices([...TIMELINE_LANES]))
+      .option('--lane <lanes>', `only these lanes, comma-separated or repeated: ${TIMELINE_LANES.join(', ')}`, collectList)
       .addOption(new Option('--format <format>', 'output format').choices([...TIMELINE_FORMATS]).default('text'))
-      .option('--rules <dir...>', 'add a folder of rules to the built-in pack (for the finding lane)')
+      .option('--rules <dir>', 'add a folder of rules to the built-in pack (for the finding lane); repeat for more', collectRepeated)
       .option('--no-rules', 'skip the rule pack: no finding lane'),
-  )).action(async (input: string, flags: TimelineFlags) => {
+  )).action(async (given: string, flags: TimelineFlags) => {
     const limits = limitsFrom(flags);
     const threads = threadsFrom(flags.threads);
+    for (const lane of flags.lane ?? []) {
+      if (!(TIMELINE_LANES as readonly string[]).includes(lane)) throw new UsageError(`--lane: no lane '${lane}' (use ${TIMELINE_LANES.join(', ')})`);
+    }
+    // A folder of archives holds several clusters' times: one timeline each, never one across them.
+    const expansion = await expandInputs([given]);
+    if (expansion.inputs.length > 1) {
+      throw new UsageError(`${given} is a folder of ${expansion.inputs.length} archives; a timeline is of one: ${expansion.inputs.join(', ')}`);
+    }
+    const input = expansion.inputs[0] ?? given;
     const ruleDirs = flags.rules === false ? [] : (flags.rules ?? []);
     const rules = flags.rules === false ? undefined : (await loadRulesOrFail(ruleDirs)).rules;
     const ruleSource = rules ? { dirs: ruleDirs, ids: rules.map((rule) => rule.id) } : undefined;

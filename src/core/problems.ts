@@ -16,6 +16,8 @@ export class Problems {
   readonly items: Problem[] = [];
   /** Set when the input stopped early (truncated, corrupt): where it broke. */
   truncatedAt: string | undefined;
+  /** What stopped the input early: a limit (--max-entries, --max-total-bytes, the bomb guard) or damage. */
+  truncatedBy: 'limit' | 'damage' | undefined;
   private readonly cap: number;
   /** Problems past the cap are counted, not kept, so a hostile archive cannot grow this list. */
   dropped = 0;

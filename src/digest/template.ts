@@ -63,7 +63,9 @@ const MASKS: readonly Mask[] = [
     // AWS node names: ip-10-0-187-218, ip-10-0-187-218.ec2.internal
     find: /(?<![\w-])ip-\d{1,3}-\d{1,3}-\d{1,3}-\d{1,3}(?:\.[a-z0-9-]+)*/g,
     replace: '<host>',
-    general: 'ip-[\\d-]+[a-z0-9.-]*',
+    // Any host name, not the AWS form it was seen in: a rule from an aws archive must fire on the
+    // same line of a metal cluster (`master-2.ci-ln-….rhcloud.com`, masked there as a quoted name).
+    general: '[A-Za-z0-9][A-Za-z0-9.-]*',
   },
   {
     placeholder: '<pod>',

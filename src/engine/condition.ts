@@ -106,6 +106,23 @@ export function allOf(names: readonly string[]): ConditionNode {
   return { op: 'and', args: names.map((name) => ({ op: 'signal', name })) };
 }
 
+/** A condition as a rule writes it (`not still_pending`, `a and (b or c)`, `lost >= 2`, `absent(x)`). */
+export function conditionText(node: ConditionNode): string {
+  switch (node.op) {
+    case 'signal':
+      return node.name;
+    case 'count':
+      return `${node.name} ${node.compare} ${node.value}`;
+    case 'absent':
+      return `absent(${node.name})`;
+    case 'not':
+      return `not ${node.arg.op === 'and' || node.arg.op === 'or' ? `(${conditionText(node.arg)})` : conditionText(node.arg)}`;
+    case 'and':
+    case 'or':
+      return node.args.map((arg) => (arg.op === 'and' || arg.op === 'or' ? `(${conditionText(arg)})` : conditionText(arg))).join(` ${node.op} `);
+  }
+}
+
 export function signalNames(node: ConditionNode): string[] {
   switch (node.op) {
     case 'signal':

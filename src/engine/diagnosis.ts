@@ -40,8 +40,10 @@ export interface ExplainsEntry {
 
 /** What the join needs of one finding. */
 export interface LinkSubject {
-  /** The finding's id (its rule id: one finding per rule and report). */
+  /** The finding's id ({@link findingId}: its rule id, with its key for a rule with `per`). */
   id: string;
+  /** Its rule's id, which `explains: rules` selects. */
+  rule: string;
   title: string;
   severity: Severity;
   about: ObjectRef[];
@@ -123,7 +125,7 @@ export function joinFindings(subjects: readonly LinkSubject[]): Joined {
 
 function linkReason(cause: LinkSubject, effect: LinkSubject): string | undefined {
   for (const entry of cause.explains) {
-    const byRule = entry.rules.includes(effect.id);
+    const byRule = entry.rules.includes(effect.rule);
     const byKind = effect.about.some((o) => entry.kinds.includes(o.kind));
     if (!byRule && !byKind) continue;
     const found =

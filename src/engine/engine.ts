@@ -5,11 +5,11 @@ import { parseLogLine } from '../parsers/logline.js';
 import { satisfiesRange } from '../facts/version.js';
 import type { Facts } from '../facts/collector.js';
 import { eventTimes } from '../facts/events.js';
-import { factValue, describeMissingFact, type EngineFacts } from './facts-view.js';
+import { factValue, factFile, describeMissingFact, type EngineFacts } from './facts-view.js';
 import { evaluateCondition, type SignalValues } from './condition.js';
 import { LogScanner, type CandidateLine } from './scan.js';
 import type { EventSignal, FactSignal, LogSelector, LogSignal, ResourceSignal, Rule, Signal } from './rule.js';
-import type { Evidence, Finding, NotChecked, Passed } from './findings.js';
+import { findingId, type Evidence, type Finding, type NotChecked, type Passed } from './findings.js';
 import { fieldValues, type FieldPath } from './field-path.js';
 import { joinFindings, type Diagnosis, type LinkSubject, type ObjectRef, type TimeWindow } from './diagnosis.js';
 import type { ObjectTemplate, WindowTemplate } from './rule.js';
@@ -33,6 +33,8 @@ interface SignalState {
   dropped: number;
   /** Keys of objects already taken (an object appears in a List file and its own file). */
   keys: Set<string>;
+  /** A part of this signal's scope that could not be read: the rule cannot pass. */
+  unread?: string | undefined;
 }
 
 /**
@@ -104,6 +106,26 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
       wanted = true;
     }
     return wanted ? { objects: true } : undefined;
+  }
+
+  /** An entry in the scope of some signals was not read (a limit, a failure): their rules cannot pass. */
+  unread(entry: ClassifiedEntry, reason: string): void {
+    for (const state of this.states) {
+      if (state.unread === undefined && this.scopeHolds(state, entry)) state.unread = `${entry.path}: ${reason}`;
+    }
+  }
+
+  /** The input stopped early: no log, object or event signal saw all of it. */
+  truncated(at: string): void {
+    for (const state of this.states) if (state.signal.type !== 'fact') state.unread ??= `the input was read only up to ${at}`;
+  }
+
+  private scopeHolds(state: SignalState, entry: ClassifiedEntry): boolean {
+    const signal = state.signal;
+    if (signal.type === 'log') return isLog(entry) && selects(signal.files, entry, this.options.bareInput);
+    if (signal.type === 'resource') return holdsResource(entry, signal);
+    if (signal.type === 'event') return isEventFile(entry);
+    return false;
   }
 
   text(chunk: Buffer, entry: ClassifiedEntry): void {
@@ -282,38 +304,64 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
         continue;
       }
       const states = rule.signals.map((signal) => this.stateOf.get(signal)!);
-      const stateNamed = (name: string): SignalState | undefined => states.find((s) => s.signal.name === name);
-      const values: SignalValues = {
-        truth: (name) => {
-          const state = stateNamed(name);
-          if (!state) return 'unknown';
-          if (state.items.length > 0) return true;
-          return state.seen ? false : 'unknown';
-        },
-        count: (name) => {
-          const state = stateNamed(name);
-          return state ? state.items.length + state.dropped : 0;
-        },
-      };
+      const values = valuesOf(states);
       const verdict = evaluateCondition(rule.condition, values);
-      if (verdict === false) {
+      const unread = states.find((s) => s.unread !== undefined)?.unread;
+      const findings =
+        verdict === true ? (rule.per ? this.perKey(rule, states, facts, scope.caveat) : [this.buildFinding(rule, states, values, facts, scope.caveat)]) : [];
+      if (verdict === false && unread !== undefined) {
+        result.notChecked.push({ ruleId: rule.id, title: rule.title, component: rule.component, reason: `part of its input was not read: ${unread}` });
+      } else if (verdict === false || (verdict === true && findings.length === 0)) {
         result.passed.push({ ruleId: rule.id, title: rule.title, component: rule.component });
       } else if (verdict === 'unknown') {
         const missing = states.filter((s) => values.truth(s.signal.name) === 'unknown').map((s) => missingData(s.signal));
         result.notChecked.push({ ruleId: rule.id, title: rule.title, component: rule.component, reason: `the archive lacks ${missing.join('; ')}` });
       } else {
-        const { finding, subject } = this.buildFinding(rule, states, values, facts, scope.caveat);
-        result.findings.push(finding);
-        subjects.push(subject);
+        for (const { finding, subject } of findings) {
+          result.findings.push(finding);
+          subjects.push(subject);
+        }
       }
     }
     const joined = joinFindings(subjects);
     for (const finding of result.findings) {
-      finding.explains = joined.links.filter((l) => l.cause === finding.ruleId).map((l) => l.effect);
-      finding.explainedBy = joined.links.filter((l) => l.effect === finding.ruleId).map((l) => l.cause);
+      const id = findingId(finding);
+      finding.explains = joined.links.filter((l) => l.cause === id).map((l) => l.effect);
+      finding.explainedBy = joined.links.filter((l) => l.effect === id).map((l) => l.cause);
     }
     result.diagnosis = joined.diagnosis;
     return result;
+  }
+
+  /**
+   * `per`: the evidence of every signal grouped by its rendered key, and the condition and
+   * severity evaluated on each group alone: one finding per group whose condition holds.
+   * Items whose key renders empty are context shared by every group; when no item has a key,
+   * the rule makes one finding as without `per`.
+   */
+  private perKey(rule: Rule, states: SignalState[], facts: EngineFacts, caveat: string | undefined): { finding: Finding; subject: LinkSubject }[] {
+    const per = rule.per!;
+    const keyed = states.map((state) => {
+      const byKey = new Map<string, Held[]>();
+      const shared: Held[] = [];
+      for (const item of state.items) {
+        const key = safeRender(per, templateItem(item)).trim();
+        if (key === '') shared.push(item);
+        else if (byKey.has(key)) byKey.get(key)!.push(item);
+        else byKey.set(key, [item]);
+      }
+      return { state, byKey, shared };
+    });
+    const keys = [...new Set(keyed.flatMap((k) => [...k.byKey.keys()]))];
+    if (keys.length === 0) return [this.buildFinding(rule, states, valuesOf(states), facts, caveat)];
+    const findings: { finding: Finding; subject: LinkSubject }[] = [];
+    for (const key of keys) {
+      const group = keyed.map(({ state, byKey, shared }) => ({ ...state, items: [...shared, ...(byKey.get(key) ?? [])], dropped: 0 }));
+      const values = valuesOf(group);
+      if (evaluateCondition(rule.condition, values) !== true) continue;
+      findings.push(this.buildFinding(rule, group, values, facts, caveat, key));
+    }
+    return findings;
   }
 
   private evaluateFact(state: SignalState, facts: EngineFacts): void {
@@ -326,13 +374,13 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     for (const item of items) {
       if (signal.where && !signal.where({ ...context, item })) continue;
       const text = signal.summary ? safeRender(signal.summary, { ...context, item }) : summarize(item);
-      const fromClusterVersion = signal.fact.startsWith('history') || signal.fact === 'cluster';
       this.hold(state, undefined, {
         signal: signal.name,
-        file: fromClusterVersion ? (facts.clusterVersionFile ?? '') : (((item as { file?: string }).file) ?? ''),
+        file: factFile(facts, signal.fact, item),
         line: undefined,
         time: timeOfItem(item),
         text: clip(text),
+        object: objectOfItem(item),
         data: item,
       });
     }
@@ -344,6 +392,7 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     values: SignalValues,
     facts: Facts,
     caveat: string | undefined,
+    key?: string,
   ): { finding: Finding; subject: LinkSubject } {
     const matched = states.filter((s) => values.truth(s.signal.name) === true);
     const signals: Record<string, unknown> = {};
@@ -357,7 +406,8 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     const itemsOf = (signal: string): Held[] => states.find((s) => s.signal.name === signal)?.items ?? [];
     const about = objectsOf(rule.about, itemsOf, context);
     const subject: LinkSubject = {
-      id: rule.id,
+      id: findingId({ ruleId: rule.id, key }),
+      rule: rule.id,
       title: rule.title,
       severity,
       about,
@@ -382,7 +432,7 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
       tags: rule.tags,
       message: caveat ? `${caveat}.\n${message}` : message,
       remediation: rule.remediation ? safeRender(rule.remediation, context) : '',
-      references: rule.references,
+      references: [...new Set(rule.references.map((r) => safeRender(r, context).trim()).filter((r) => r !== ''))],
       evidence: matched.flatMap((s) => s.items.map(({ data: _data, ...plain }) => dropUndefined(plain))),
       evidenceDropped: matched.reduce((n, s) => n + s.dropped, 0),
       banner: rule.banner ? safeRender(rule.banner, context) || undefined : undefined,
@@ -390,6 +440,7 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
       about,
       explains: [],
       explainedBy: [],
+      ...(key !== undefined ? { key } : {}),
     };
     return { finding, subject };
   }
@@ -473,6 +524,26 @@ function templateItem(item: Held): Record<string, unknown> {
 }
 
 /**
+ * A rule's signals as conditions read them: true with evidence, false when their data was read
+ * and nothing matched, else unknown; and how many items matched (kept and dropped).
+ */
+function valuesOf(states: readonly SignalState[]): SignalValues {
+  const stateNamed = (name: string): SignalState | undefined => states.find((s) => s.signal.name === name);
+  return {
+    truth: (name) => {
+      const state = stateNamed(name);
+      if (!state) return 'unknown';
+      if (state.items.length > 0) return true;
+      return state.seen ? false : 'unknown';
+    },
+    count: (name) => {
+      const state = stateNamed(name);
+      return state ? state.items.length + state.dropped : 0;
+    },
+  };
+}
+
+/**
  * Whether a rule is in scope: out of scope (why) when its inputs or version range exclude this
  * archive. An unknown version excludes nothing: the rule runs, and a finding carries the caveat.
  */
@@ -550,9 +621,18 @@ function stringField(object: K8sObject, key: string): string {
 function timeOfItem(item: unknown): number | undefined {
   if (!item || typeof item !== 'object') return undefined;
   const record = item as Record<string, unknown>;
-  for (const key of ['started', 'startedTime', 'time', 'firstTime']) if (typeof record[key] === 'number') return record[key];
+  for (const key of ['started', 'startedTime', 'time', 'firstTime', 'since']) if (typeof record[key] === 'number') return record[key];
   const to = record['to'] as Record<string, unknown> | undefined;
   return typeof to?.['startedTime'] === 'number' ? to['startedTime'] : undefined;
+}
+
+/** The object a fact item is about, when it names one (`object: {kind, namespace?, name}`, e.g. an alert's). */
+function objectOfItem(item: unknown): Evidence['object'] {
+  const object = (item as { object?: unknown } | undefined)?.object;
+  if (!object || typeof object !== 'object') return undefined;
+  const { kind, namespace, name } = object as Record<string, unknown>;
+  if (typeof kind !== 'string' || typeof name !== 'string') return undefined;
+  return { kind, namespace: typeof namespace === 'string' ? namespace : undefined, name };
 }
 
 function summarize(item: unknown): string {

@@ -35,9 +35,27 @@ export function factValue(facts: EngineFacts, name: string): unknown {
       return facts.updateRisks?.current ? currentRiskItems(facts.updateRisks.current.targets, facts.clusterVersionFile) : undefined;
     case 'risks.taken':
       return facts.updateRisks && facts.history ? takenRiskItems(facts.updateRisks.taken, facts.clusterVersionFile) : undefined;
+    case 'alerts':
+      return facts.alerts;
+    case 'updates':
+      return facts.updates;
+    case 'updates.conditional':
+      return facts.updates?.conditional;
+    case 'updates.risks':
+      return facts.updates?.risks;
+    case 'updates.accepted':
+      return facts.updates?.accepted;
     default:
       return undefined;
   }
+}
+
+/** The archive file a fact item came from: its own `file`, else the ClusterVersion for facts made of it. */
+export function factFile(facts: Facts, name: string, item: unknown): string {
+  const own = (item as { file?: unknown } | undefined)?.file;
+  if (typeof own === 'string') return own;
+  const fromClusterVersion = name.startsWith('history') || name.startsWith('updates') || name === 'cluster';
+  return fromClusterVersion ? (facts.clusterVersionFile ?? '') : '';
 }
 
 export const FACT_NAMES = [
@@ -52,10 +70,16 @@ export const FACT_NAMES = [
   'cvo.moments',
   'risks.current',
   'risks.taken',
+  'alerts',
+  'updates',
+  'updates.conditional',
+  'updates.risks',
+  'updates.accepted',
 ] as const;
 
 export function describeMissingFact(name: string): string {
-  if (name.startsWith('history') || name === 'cluster') return `a ClusterVersion object (fact ${name})`;
+  if (name.startsWith('history') || name.startsWith('updates') || name === 'cluster') return `a ClusterVersion object (fact ${name})`;
+  if (name === 'alerts') return 'the monitoring stack\'s alerts (monitoring/prometheus/rules.json, monitoring/alerts.json or an Insights config/alerts.json; fact alerts)';
   if (name.startsWith('cvo')) return `cluster-version-operator logs (fact ${name})`;
   if (name === 'collection') return 'a must-gather timestamp file (fact collection)';
   // Read after "the archive lacks": the data comes from the command line, not the archive.

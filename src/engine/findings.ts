@@ -46,15 +46,22 @@ export interface Finding {
   evidence: Evidence[];
   /** Evidence items dropped by the per-signal cap. */
   evidenceDropped: number;
+  /** For a rule with `per`: the key of the evidence group this finding is made of (an alert, an operator). */
+  key?: string | undefined;
   /** Set by a rule to change how the whole report must be read (e.g. status may be stale). */
   banner?: string | undefined;
   /** An assumption the finding rests on, e.g. the rule's version range could not be checked. */
   caveat?: string | undefined;
   /** Objects the finding is about (its rule's `about`), for links and the diagnosis. */
   about: ObjectRef[];
-  /** Rule ids of the findings this one explains, and of those that explain it. */
+  /** Ids ({@link findingId}) of the findings this one explains, and of those that explain it. */
   explains: string[];
   explainedBy: string[];
+}
+
+/** A finding's id in one report: its rule id, with the key for a rule with `per` (`cluster-alert-firing [KubePodCrashLooping]`). */
+export function findingId(finding: { ruleId: string; key?: string | undefined }): string {
+  return finding.key !== undefined ? `${finding.ruleId} [${finding.key}]` : finding.ruleId;
 }
 
 export interface NotChecked {

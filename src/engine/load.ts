@@ -1,6 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import fg from 'fast-glob';
 import yaml from 'js-yaml';
 import picomatch from 'picomatch';
@@ -15,10 +13,10 @@ import type { Severity } from './findings.js';
 import type { LogSelector, ObjectTemplate, Rule, Signal, WindowTemplate } from './rule.js';
 import type { ExplainsEntry } from './diagnosis.js';
 import { parseFieldPath } from './field-path.js';
+import { packageFiles, packagePath, packageText } from '../core/assets.js';
 
-/** The rule pack shipped with mgsift, and its schema. */
-export const BUILTIN_RULES_DIR = fileURLToPath(new URL('../../rules/', import.meta.url));
-export const RULE_SCHEMA_FILE = fileURLToPath(new URL('../../rules/schema.json', import.meta.url));
+/** The schema of a rule file, shipped with the built-in pack. */
+export const RULE_SCHEMA = 'rules/schema.json';
 
 const DEFAULT_MAX_EVIDENCE = 50;
 
@@ -40,15 +38,23 @@ let validator: ReturnType<Ajv2020['compile']> | undefined;
 function validate(document: unknown): ErrorObject[] {
   if (!validator) {
     const ajv = new Ajv2020({ allErrors: true, strict: false });
-    validator = ajv.compile(JSON.parse(readFileSync(RULE_SCHEMA_FILE, 'utf8')) as object);
+    validator = ajv.compile(JSON.parse(packageText(RULE_SCHEMA)) as object);
   }
   return validator(document) ? [] : (validator.errors ?? []);
 }
 
+const FIXTURES = ['**/*.fixtures/**', '**/fixtures/**'];
+
 /** Rule files under a folder: every `*.yaml` except fixtures and the schema. */
 export async function ruleFiles(dir: string): Promise<string[]> {
-  const files = await fg(['**/*.yaml', '**/*.yml'], { cwd: dir, absolute: true, ignore: ['**/*.fixtures/**', '**/fixtures/**'] });
+  const files = await fg(['**/*.yaml', '**/*.yml'], { cwd: dir, absolute: true, ignore: FIXTURES });
   return files.sort();
+}
+
+/** The built-in pack's rule files, as package paths (`rules/cvo/x.yaml`). */
+export function builtinRuleFiles(): string[] {
+  const isRule = picomatch(['rules/**/*.yaml', 'rules/**/*.yml'], { ignore: FIXTURES });
+  return packageFiles('rules').filter((path) => isRule(path)).sort();
 }
 
 /**
@@ -57,15 +63,18 @@ export async function ruleFiles(dir: string): Promise<string[]> {
  */
 export async function loadRules(userDirs: readonly string[] = [], options: { builtin?: boolean } = {}): Promise<LoadedRules> {
   const result: LoadedRules = { rules: [], issues: [], notes: [] };
-  const origins: { dir: string; builtin: boolean }[] = [
-    ...(options.builtin === false ? [] : [{ dir: BUILTIN_RULES_DIR, builtin: true }]),
-    ...userDirs.map((dir) => ({ dir, builtin: false })),
+  const builtin = builtinRuleFiles().map((path) => ({ file: packagePath(path), read: async () => packageText(path) }));
+  const origins: { files: { file: string; read: () => Promise<string> }[]; builtin: boolean }[] = [
+    ...(options.builtin === false ? [] : [{ files: builtin, builtin: true }]),
   ];
+  for (const dir of userDirs) {
+    origins.push({ files: (await ruleFiles(dir)).map((file) => ({ file, read: () => readFile(file, 'utf8') })), builtin: false });
+  }
   const byId = new Map<string, Rule>();
   for (const origin of origins) {
     const seenHere = new Map<string, string>();
-    for (const file of await ruleFiles(origin.dir)) {
-      const text = await readFile(file, 'utf8');
+    for (const { file, read } of origin.files) {
+      const text = await read();
       const { rule, issues } = loadRuleText(file, text, origin.builtin);
       result.issues.push(...issues);
       if (!rule) continue;
@@ -99,6 +108,7 @@ interface RawRule {
   message: string;
   remediation?: string;
   banner?: string;
+  per?: string;
   severityWhen?: { condition: string; severity: Severity }[];
   maxEvidence?: number;
   about?: RawObject[];
@@ -297,6 +307,8 @@ export function loadRuleText(file: string, text: string, builtin: boolean): { ru
   const message = template(['message'], raw.message);
   const remediation = template(['remediation'], raw.remediation);
   const banner = template(['banner'], raw.banner);
+  const per = template(['per'], raw.per);
+  const references = (raw.references ?? []).map((source, i) => template(['references', String(i)], source));
   if (issues.length > 0 || !mainCondition || !message) return { issues };
 
   return {
@@ -308,7 +320,7 @@ export function loadRuleText(file: string, text: string, builtin: boolean): { ru
       status: raw.status,
       component: raw.component,
       tags: raw.tags ?? [],
-      references: raw.references ?? [],
+      references: references.filter((r): r is Template => r !== undefined),
       falsepositives: raw.falsepositives ?? '',
       applies: { versions: raw.applies?.versions, inputs: raw.applies?.inputs },
       signals,
@@ -317,6 +329,7 @@ export function loadRuleText(file: string, text: string, builtin: boolean): { ru
       message,
       remediation,
       banner,
+      per,
       maxEvidence: raw.maxEvidence ?? DEFAULT_MAX_EVIDENCE,
       about,
       mentions,

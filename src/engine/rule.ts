@@ -13,7 +13,8 @@ export interface Rule {
   status: 'experimental' | 'stable' | 'deprecated';
   component: string;
   tags: string[];
-  references: string[];
+  /** Templates: a reference may name the evidence's own link (an alert's runbook); empty ones are dropped. */
+  references: Template[];
   falsepositives: string;
   applies: { versions?: string | undefined; inputs?: string[] | undefined };
   signals: Signal[];
@@ -22,6 +23,8 @@ export interface Rule {
   message: Template;
   remediation: Template | undefined;
   banner: Template | undefined;
+  /** One finding per key this renders from each evidence item (see `per` in rules/README.md). */
+  per: Template | undefined;
   maxEvidence: number;
   /** Objects a finding of this rule is about, and objects its evidence names (for links). */
   about: ObjectTemplate[];

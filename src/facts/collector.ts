@@ -7,6 +7,8 @@ import { clusterIdentity, type ClusterIdentity } from './cluster.js';
 import { analyzeHistory, type UpdateHistory } from './history.js';
 import { collectionTime, parseGatherTimestamps, type GatherTimestamps } from './collection-time.js';
 import { CvoLogFacts, mayCarryCvoFact, type CvoBuild, type CvoMoment } from './cvo.js';
+import { alertsOf, sortAlerts, uniqueAlerts, type Alert } from './alerts.js';
+import { updateRecommendations, type UpdateRecommendations } from './updates.js';
 
 const CVO_NAMESPACE = 'openshift-cluster-version';
 const CVO_CONTAINER = 'cluster-version-operator';
@@ -34,6 +36,10 @@ export interface Facts {
   /** Epoch ms: the end of the gather, from the `timestamp` files. */
   collectedAt?: number | undefined;
   cvo: { pods: CvoPod[] };
+  /** Firing and pending alerts, most urgent first; undefined when the archive holds no alerts file. */
+  alerts?: Alert[] | undefined;
+  /** The CVO's update recommendations, risks and gates; undefined without a ClusterVersion. */
+  updates?: UpdateRecommendations | undefined;
 }
 
 /** What one entry adds to the facts (see {@link ParallelConsumer}). */
@@ -42,6 +48,8 @@ export interface FactsTaken {
   infrastructure?: K8sObject | undefined;
   timestamps: GatherTimestamps[];
   pods: CvoPod[];
+  /** Alerts of the monitoring file read, when it was one (plain data: labels, annotations, times). */
+  alerts?: Alert[] | undefined;
 }
 
 /**
@@ -57,6 +65,8 @@ export class FactsCollector implements ParallelConsumer<FactsTaken> {
   private readonly pods: CvoPod[] = [];
   private current: { pod: CvoPod; facts: CvoLogFacts; lines: LineSplitter; last?: { line: string; lineNo: number; fed: boolean } } | undefined;
   private layout: LayoutKind = 'unknown';
+  /** Alerts of every monitoring file read; undefined until one is. */
+  private alerts: Alert[] | undefined;
 
   constructor(private readonly maxLineBytes: number) {}
 
@@ -64,12 +74,17 @@ export class FactsCollector implements ParallelConsumer<FactsTaken> {
     if (entry.group === 'config.openshift.io' && (entry.resource === 'clusterversions' || entry.resource === 'infrastructures')) {
       return { objects: true };
     }
+    if (holdsAlerts(entry)) return { objects: true };
     if (entry.metadata === 'timestamp') return { text: true };
     if (isCvoLog(entry)) return { text: true };
     return undefined;
   }
 
   object(object: K8sObject, entry: ClassifiedEntry, _place: ObjectPlace): void {
+    if (holdsAlerts(entry)) {
+      (this.alerts ??= []).push(...alertsOf(object, entry.path));
+      return;
+    }
     if (object.kind === 'ClusterVersion' && (object.metadata?.name ?? 'version') === 'version') {
       this.clusterVersion = object;
       this.clusterVersionFile = entry.path;
@@ -128,8 +143,10 @@ export class FactsCollector implements ParallelConsumer<FactsTaken> {
       infrastructure: this.infrastructure,
       timestamps: this.timestamps.splice(0),
       pods: this.pods.splice(0),
+      alerts: this.alerts,
     };
     this.clusterVersion = this.clusterVersionFile = this.infrastructure = undefined;
+    this.alerts = undefined;
     return taken;
   }
 
@@ -142,6 +159,7 @@ export class FactsCollector implements ParallelConsumer<FactsTaken> {
     if (taken.infrastructure) this.infrastructure = taken.infrastructure;
     this.timestamps.push(...taken.timestamps);
     this.pods.push(...taken.pods);
+    if (taken.alerts) (this.alerts ??= []).push(...taken.alerts);
   }
 
   end(summary: WalkSummary): void {
@@ -150,13 +168,16 @@ export class FactsCollector implements ParallelConsumer<FactsTaken> {
 
   facts(): Facts {
     const cv = this.clusterVersion;
+    const cluster = cv ? clusterIdentity(cv, this.infrastructure) : undefined;
     return {
       layout: this.layout,
       clusterVersionFile: this.clusterVersionFile,
-      cluster: cv ? clusterIdentity(cv, this.infrastructure) : undefined,
+      cluster,
       history: cv ? analyzeHistory(cv) : undefined,
       collectedAt: collectionTime(this.timestamps),
       cvo: { pods: this.pods },
+      alerts: this.alerts && sortAlerts(uniqueAlerts(this.alerts)),
+      updates: cv ? updateRecommendations(cv, this.clusterVersionFile ?? '', cluster?.currentVersion) : undefined,
     };
   }
 }
@@ -164,6 +185,12 @@ export class FactsCollector implements ParallelConsumer<FactsTaken> {
 function feedLine(facts: CvoLogFacts, line: string, lineNo: number): void {
   const parsed = parseLogLine(line, lineNo);
   facts.feed(parsed.text, parsed.time);
+}
+
+/** Files holding the monitoring stack's alerts (layout rows `mg-monitoring` and `insights-alerts`). */
+function holdsAlerts(entry: ClassifiedEntry): boolean {
+  if (entry.rule === 'insights-alerts') return true;
+  return entry.rule === 'mg-monitoring' && (entry.name === 'alerts.json' || entry.name === 'prometheus/rules.json' || entry.name === 'prometheus/alerts.json');
 }
 
 /** CVO container logs, and a single log given alone (it may be a saved CVO log). */

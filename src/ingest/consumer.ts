@@ -25,6 +25,11 @@ export interface EntryConsumer {
   text?(chunk: Buffer, entry: ClassifiedEntry): void;
   /** The entry's text is complete (called after the last `text` chunk, also when none came). */
   endText?(entry: ClassifiedEntry): void;
+  /**
+   * An entry this consumer needs could not be read, or only in part (a limit, a read or parse
+   * failure): what it would have held is unknown.
+   */
+  unread?(entry: ClassifiedEntry, reason: string): void;
   /** After the last entry: the layout of the whole input is known. */
   end?(summary: WalkSummary): void;
 }

@@ -37,6 +37,8 @@ export interface EntryWorkerData {
 /** One entry's answer: what each consumer took (by position), the bytes read and the problems. */
 export interface EntryRead {
   bytes: number;
+  /** Why the entry could not be read (the consumers are told on the main thread, in archive order). */
+  failed?: string | undefined;
   taken: unknown[];
   problems: Problem[];
   dropped: number;

@@ -4,7 +4,7 @@ import { LayoutDetector } from '../layout/classify.js';
 import type { ClassifiedEntry } from '../layout/types.js';
 import { parseYamlItems } from '../parsers/yaml.js';
 import { parseJsonItems, parseJsonTextItems } from '../parsers/json.js';
-import { readAll } from '../sources/bytes.js';
+import { readAll, TooLargeError } from '../sources/bytes.js';
 import { LongLineCounter } from '../parsers/lines.js';
 import { contentPath, isSingleFile } from '../sources/open.js';
 import type { Entry, InputPosition, Source } from '../sources/types.js';
@@ -44,6 +44,8 @@ export async function walk(source: Source, consumers: readonly EntryConsumer[], 
   // archive order: a List's outcome (covered or not) may still be on its way.
   const inOrder = pool ? new InOrder(problems) : undefined;
   const pendingLists = new Map<string, number>();
+  /** The first path of each logical log: one log per namespace, pod, container and stream. */
+  const logicalLogs = new Map<string, string>();
 
   for await (const entry of source.entries()) {
     // Directory entries are an artifact of the container (zip often has none): not counted.
@@ -64,7 +66,30 @@ export async function walk(source: Source, consumers: readonly EntryConsumer[], 
     summary.files++;
     summary.byKind[classified.kind] = (summary.byKind[classified.kind] ?? 0) + 1;
 
+    // A Prow job's artifacts hold a pod's log twice (gather-extra's pods/<ns>_<pod>_<container>.log
+    // and the must-gather's logs/current.log), and two image roots of one must-gather may overlap:
+    // the first copy in the input is read, the others are named and left, never counted twice.
+    const logKey = logicalLogKey(classified);
+    const firstCopy = logKey === undefined ? undefined : logicalLogs.get(logKey);
+    if (firstCopy !== undefined) {
+      problems.warn(entry.path, `skipped as duplicate: the same log (${classified.namespace}/${classified.pod}/${classified.container}, ${classified.logStream ?? 'current'}) was read from ${firstCopy}`);
+      continue;
+    }
+    if (logKey !== undefined) logicalLogs.set(logKey, entry.path);
+
     const needs = consumers.map((consumer) => consumer.need(classified));
+    const unread = (reason: string): void => {
+      consumers.forEach((consumer, i) => {
+        if (needs[i]) consumer.unread?.(classified, reason);
+      });
+    };
+    if (entry.skipped !== undefined) {
+      // With a pool, after what the entries before it yield (the first reason a rule is not checked is kept).
+      const skipped = entry.skipped;
+      if (inOrder) inOrder.fill(inOrder.reserve(), () => unread(skipped));
+      else unread(skipped);
+      continue;
+    }
     const wantObjects = needs.some((need) => need?.objects) && classified.format !== 'text';
     const wantText = needs.some((need) => need?.text);
     // must-gather writes each object of a listed resource twice: in the List and in its own file.
@@ -88,8 +113,11 @@ export async function walk(source: Source, consumers: readonly EntryConsumer[], 
       void answer.then((read) => {
         inOrder.fill(slot, () => {
           for (const [i, consumer] of consumers.entries()) if (isParallel(consumer)) consumer.mergeEntry(read.taken[i]);
-          for (const problem of read.problems) inOrder.record(problem);
+          const kept = read.problems.map((problem) => inOrder.record(problem));
           problems.dropped += read.dropped;
+          if (read.failed !== undefined) unread(read.failed);
+          // As on this thread: the entry's first problem, when kept, names the part not parsed.
+          if (wantObjects && read.problems[0] !== undefined && kept[0]) unread(read.problems[0].reason);
           merged(read.bytes, read.problems.length + read.dropped === 0);
           if (pendingLists.get(listKey(classified)) === slot) pendingLists.delete(listKey(classified));
         });
@@ -97,11 +125,16 @@ export async function walk(source: Source, consumers: readonly EntryConsumer[], 
       continue;
     }
     const problemsBefore = problems.items.length + problems.dropped;
-    const bytes = await readEntry(entry, classified, consumers, needs, {
+    const problemsKept = problems.items.length;
+    const read = await readEntry(entry, classified, consumers, needs, {
       ...options,
-      onRead: (read) => options.onProgress?.({ bytesRead: summary.bytesRead + read, input: source.position?.() }),
+      onRead: (bytes) => options.onProgress?.({ bytesRead: summary.bytesRead + bytes, input: source.position?.() }),
     });
-    merged(bytes, problems.items.length + problems.dropped === problemsBefore);
+    if (read.failed !== undefined) unread(read.failed);
+    // An object file with a part not parsed (a limit, a broken document) may lack what a rule seeks.
+    const parseProblem = problems.items[problemsKept];
+    if (wantObjects && parseProblem !== undefined) unread(parseProblem.reason);
+    merged(read.bytes, problems.items.length + problems.dropped === problemsBefore);
   }
   await inOrder?.drained();
 
@@ -110,6 +143,18 @@ export async function walk(source: Source, consumers: readonly EntryConsumer[], 
   summary.roots = report.roots.map((root) => root.path);
   for (const consumer of consumers) consumer.end?.(summary);
   return summary;
+}
+
+/**
+ * Which logical log a pod log is: namespace, pod, container and stream (a rotated file keeps
+ * its own name; an `.insecure.log` is a fetch of its own). Undefined when the path does not tell them (a bare log).
+ */
+function logicalLogKey(entry: ClassifiedEntry): string | undefined {
+  if (entry.kind !== 'pod-log' || !entry.namespace || !entry.pod || !entry.container) return undefined;
+  const stream = entry.logStream === 'rotated' ? `rotated\0${entry.path.slice(entry.path.lastIndexOf('/') + 1)}` : (entry.logStream ?? 'current');
+  // `current.insecure.log` is inspect's second try beside an empty or failed `current.log`: not a copy.
+  const insecure = entry.rule === 'mg-pod-log-insecure' ? '\0insecure' : '';
+  return `${entry.namespace}\0${entry.pod}\0${entry.container}\0${stream}${insecure}`;
 }
 
 /** Objects of one resource in one namespace (or cluster-wide) of one gather root. */
@@ -133,13 +178,15 @@ export async function readEntry(
   consumers: readonly EntryConsumer[],
   needs: readonly (Need | undefined)[],
   options: ReadOptions,
-): Promise<number> {
+): Promise<{ bytes: number; failed?: string | undefined }> {
   const wantObjects = needs.some((need) => need?.objects) && classified.format !== 'text';
   try {
-    return wantObjects ? await readObjects(entry, classified, consumers, needs, options) : await readText(entry, classified, consumers, needs, options);
+    return { bytes: wantObjects ? await readObjects(entry, classified, consumers, needs, options) : await readText(entry, classified, consumers, needs, options) };
   } catch (err) {
-    options.problems.error(entry.path, `read failed: ${describeError(err)}`);
-    return 0;
+    // What the consumers would have taken from it is unknown: the walk tells them (`unread`), in archive order.
+    const failed = `read failed: ${describeError(err)}`;
+    options.problems.error(entry.path, failed);
+    return { bytes: 0, failed };
   }
 }
 
@@ -201,7 +248,9 @@ async function readObjects(
   }
   // YAML is parsed whole (js-yaml does not stream): files above the parse limit are skipped.
   let buffer: Buffer | undefined = await readAll(entry.body(), Math.min(options.limits.maxParseBytes, options.limits.maxEntryBytes)).catch((err: unknown) => {
-    problems.warn(entry.path, `not parsed: ${describeError(err)} (--max-parse-bytes)`);
+    // Only a file over the bound is the parse limit's doing; a broken stream (a truncated .xz) is not.
+    if (err instanceof TooLargeError) problems.warn(entry.path, `not parsed: ${describeError(err)} (--max-parse-bytes)`);
+    else problems.warn(entry.path, `not parsed: read failed: ${describeError(err)}`);
     return undefined;
   });
   if (!buffer) return 0;
@@ -264,10 +313,12 @@ class InOrder {
    * A problem of the entry whose slot runs, placed after the problems this thread recorded
    * before that entry came, as when the entry is read here.
    */
-  record(problem: Problem): void {
+  record(problem: Problem): boolean {
     const before = this.problems.items.length;
     this.problems.insert((this.current?.mark ?? before) + this.inserted, problem);
-    if (this.problems.items.length > before) this.inserted++;
+    if (this.problems.items.length === before) return false;
+    this.inserted++;
+    return true;
   }
 
   /** Waits until `slot` (and every one before it) has run. */

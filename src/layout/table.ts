@@ -428,6 +428,16 @@ export const LAYOUT_TABLE: readonly LayoutRule[] = [
     note: 'monitoring/**: Prometheus/Alertmanager API answers (*.json) and their *.stderr; name = path below monitoring/.',
   },
   {
+    name: 'insights-alerts',
+    kind: 'other',
+    format: 'json',
+    needle: 'config/alerts.json',
+    pattern: rx(`${AT}config/alerts\\.json$`),
+    evidence: 'none',
+    rooted: false,
+    note: 'Insights archive config/alerts.json (insights-operator, also in must-gather insights-data/): Alertmanager v2 alerts.',
+  },
+  {
     name: 'mg-web-hooks',
     kind: 'list',
     format: 'yaml',

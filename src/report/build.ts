@@ -1,15 +1,25 @@
-import { readFileSync } from 'node:fs';
 import type { Analysis } from '../analysis/analyze.js';
 import type { Problems } from '../core/problems.js';
 import { iso } from '../analysis/inspect.js';
 import { SEVERITIES, severityRank, type Severity } from '../engine/findings.js';
-import { REPORT_SCHEMA_VERSION, type Report } from './model.js';
+import { REPORT_SCHEMA_VERSION, type ClusterVerdicts, type ConditionRow, type Report, type RuleSelection, type Tool } from './model.js';
+import { builtinRuleFiles } from '../engine/load.js';
+import type { Facts } from '../facts/collector.js';
+import type { ConditionInfo } from '../facts/cluster.js';
 import { collectTimeline, historyRows, REPORT_SCOPE } from './timeline-items.js';
 import { reportDigest } from './digest.js';
 import { reportUpdateRisks } from './update-risks.js';
+import { BUILD, packageText } from '../core/assets.js';
 
 /** mgsift's own version (package.json), written into every report. */
-export const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+export const VERSION = (JSON.parse(packageText('package.json')) as { version: string }).version;
+
+let tool: Tool | undefined;
+/** The version, the built-in rules' count and the build, as `--version` prints and every report says. */
+export function toolInfo(): Tool {
+  tool ??= { name: 'mgsift', version: VERSION, build: BUILD, builtinRules: builtinRuleFiles().length };
+  return tool;
+}
 
 /** The report of one analysis: what every renderer (JSON, HTML, Markdown, JUnit) draws from. */
 export function buildReport(analysis: Analysis, now: Date = new Date()): Report {
@@ -29,14 +39,19 @@ export function buildReport(analysis: Analysis, now: Date = new Date()): Report 
       `The cluster version is unknown (this input holds no ClusterVersion), so rules meant for certain versions were run anyway: ${assumed.join(', ')} assume${assumed.length === 1 ? 's' : ''} the cluster is in the range ${assumed.length === 1 ? 'its finding names' : 'each finding names'}.`,
     );
   }
-  if (problems.truncatedAt) banners.push(`The input is truncated or corrupt: it was read up to ${problems.truncatedAt}; anything after it is missing from this report.`);
+  if (problems.truncatedAt && problems.truncatedBy === 'limit') {
+    const why = problems.items.find((p) => p.severity === 'error')?.reason ?? 'a limit';
+    banners.push(`Reading stopped at a limit (${why}): it was read up to ${problems.truncatedAt}; anything after it is missing from this report.`);
+  } else if (problems.truncatedAt) {
+    banners.push(`The input is truncated or corrupt: it was read up to ${problems.truncatedAt}; anything after it is missing from this report.`);
+  }
   const notChecked = result?.notChecked ?? [];
   if (notChecked.length > 0) banners.push(`${notChecked.length} rule(s) could not be checked on this input; see "Rules not checked".`);
   if (problems.items.length + problems.dropped > 0) banners.push(skippedBanner(problems));
 
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
-    tool: { name: 'mgsift', version: VERSION },
+    tool: toolInfo(),
     generatedAt: now.toISOString(),
     input: { path: analysis.input, container: analysis.container, layout: analysis.summary.layout },
     cluster: {
@@ -53,13 +68,67 @@ export function buildReport(analysis: Analysis, now: Date = new Date()): Report 
     findings,
     notChecked: [...notChecked].sort((a, b) => a.ruleId.localeCompare(b.ruleId)),
     passed: [...(result?.passed ?? [])].sort((a, b) => a.ruleId.localeCompare(b.ruleId)),
-    facts: { history: historyRows(analysis), timeline: timeline.items, timelineOmitted: timeline.omitted },
+    facts: { history: historyRows(analysis), timeline: timeline.items, timelineOmitted: timeline.omitted, verdicts: clusterVerdicts(facts) },
     digest: analysis.digest && reportDigest(analysis.digest),
     updateRisks: reportUpdateRisks(analysis.updateRisks),
     problems: problems.items,
     limits: analysis.limits,
     stats: { entries: analysis.summary.entries, bytesRead: analysis.summary.bytesRead, durationMs: analysis.durationMs },
   };
+}
+
+/**
+ * The report of a run narrowed by --only / --exclude: the selection is kept and a banner names
+ * it, so no report claims a rule was looked at that never ran.
+ */
+export function withSelection(report: Report, selection: RuleSelection | undefined): Report {
+  if (selection === undefined || selection.leftOut.length === 0) return report;
+  const flags = [...(selection.only.length > 0 ? [`--only ${selection.only.join(',')}`] : []), ...(selection.exclude.length > 0 ? [`--exclude ${selection.exclude.join(',')}`] : [])];
+  const shown = selection.leftOut.slice(0, 10).join(', ');
+  const more = selection.leftOut.length > 10 ? ` and ${selection.leftOut.length - 10} more` : '';
+  const banner = `Rules selected with ${flags.join(' ')}: ${selection.leftOut.length} rule(s) of the pack did not run (${shown}${more}).`;
+  return { ...report, selection, banners: [...report.banners, banner] };
+}
+
+/** The cluster's own verdicts as the reports show them. */
+export function clusterVerdicts(facts: Facts): ClusterVerdicts {
+  const updates = facts.updates;
+  return {
+    alerts: facts.alerts?.map((a) => ({
+      name: a.name,
+      severity: a.severity,
+      state: a.state,
+      since: iso(a.since),
+      labels: a.labelText,
+      summary: a.summary,
+      description: a.description,
+      runbookUrl: a.runbookUrl,
+      silenced: a.silenced,
+      object: a.object,
+      file: a.file,
+    })),
+    updates: updates && {
+      channel: updates.channel,
+      available: updates.available.map((u) => u.version),
+      conditional: updates.conditional.map((u) => ({ version: u.version, recommended: u.recommended, reason: u.reason, risks: u.risks })),
+      risks: updates.risks.map((r) => ({
+        name: r.name,
+        url: r.url,
+        message: r.message,
+        exposure: r.exposure,
+        exposureMessage: r.exposureMessage,
+        accepted: r.accepted,
+        targets: r.targets,
+      })),
+      retrievedUpdates: conditionRow(updates.retrievedUpdates),
+      upgradeable: conditionRow(updates.upgradeable),
+      releaseAccepted: conditionRow(updates.releaseAccepted),
+    },
+  };
+}
+
+function conditionRow(condition: ConditionInfo | undefined): ConditionRow | undefined {
+  return condition && { status: condition.status, reason: condition.reason, message: condition.message, since: iso(condition.lastTransitionMs) };
 }
 
 /** Problems named in the banner itself; the section "What could not be read" lists them all. */

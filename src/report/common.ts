@@ -6,10 +6,11 @@
  * and parse errors in HTML) and then through its own format's escaping.
  */
 import { SEVERITIES, severityRank } from '../engine/findings.js';
-import type { Finding, NotChecked, Passed, Severity } from '../engine/findings.js';
+import type { Evidence, Finding, NotChecked, Passed, Severity } from '../engine/findings.js';
 import type { Problem } from '../core/problems.js';
 import type { Limits } from '../core/limits.js';
-import type { Report, TimelineItem } from './model.js';
+import type { Report, TimelineItem, Tool } from './model.js';
+import { classifyPath } from '../layout/classify.js';
 
 /** Evidence items shown per finding in the HTML and Markdown reports; the rest are counted. */
 export const EVIDENCE_SHOWN = 10;
@@ -227,6 +228,8 @@ export function laneTitle(lane: string): string {
       return 'Events';
     case 'node':
       return 'Nodes';
+    case 'alert':
+      return 'Alerts';
     case 'finding':
       return 'Findings';
     default:
@@ -236,7 +239,7 @@ export function laneTitle(lane: string): string {
 
 /** Lane order on the timeline: the known lanes first, then the others by name. */
 export function laneOrder(lanes: Iterable<string>): string[] {
-  const known = ['history', 'cvo', 'operator', 'node', 'event', 'finding'];
+  const known = ['history', 'cvo', 'operator', 'node', 'event', 'alert', 'finding'];
   const set = new Set(lanes);
   const first = known.filter((lane) => set.has(lane));
   const rest = [...set].filter((lane) => !known.includes(lane)).sort(compareStrings);
@@ -250,29 +253,148 @@ export function verifiedLabel(row: { verified: boolean; install: boolean }): str
 }
 
 /**
- * Remediation text cut into prose and code: text inside ``` fences is code, the rest prose.
- * Without fences, the whole text is one code block (rules write commands there).
+ * Remediation text cut into prose and commands, so that only commands are fenced (and a paste
+ * runs no prose). The convention rules follow (rules/README.md, "Remediation"):
+ * - a line indented at least two spaces deeper than the prose it belongs to is a command (at the
+ *   top level: two spaces; in a numbered or bulleted item: two spaces deeper than the item's
+ *   text, whose continuation lines align with that text and stay prose);
+ * - a line starting with `$ ` is a command (the prompt is dropped);
+ * - text between ``` fences is code as it stands (a whole script);
+ * - everything else is prose. Consecutive commands make one block, their common indentation removed.
  */
 export function remediationBlocks(text: string): { kind: 'code' | 'text'; text: string }[] {
-  const trimmed = text.replace(/^\s*\n/, '').replace(/\s+$/, '');
-  if (trimmed === '') return [];
-  if (!/^\s*```/m.test(trimmed)) return [{ kind: 'code', text: trimmed }];
-  const blocks: { kind: 'code' | 'text'; text: string }[] = [];
-  let kind: 'code' | 'text' = 'text';
-  let lines: string[] = [];
-  const flush = (): void => {
-    const body = lines.join('\n').replace(/^\s*\n/, '').replace(/\s+$/, '');
-    if (body !== '') blocks.push({ kind, text: body });
-    lines = [];
+  const blocks: { kind: 'code' | 'text'; lines: string[] }[] = [];
+  const push = (kind: 'code' | 'text', line: string): void => {
+    const last = blocks[blocks.length - 1];
+    if (last !== undefined && last.kind === kind) last.lines.push(line);
+    else blocks.push({ kind, lines: [line] });
   };
-  for (const line of trimmed.split('\n')) {
+  let fenced = false;
+  let itemColumn = 0;
+  for (const raw of text.replace(/\r\n?/g, '\n').split('\n')) {
+    const line = raw.replace(/\s+$/, '');
     if (/^\s*```/.test(line)) {
-      flush();
-      kind = kind === 'text' ? 'code' : 'text';
+      fenced = !fenced;
+      // A fence always ends the block before it, even one of the same kind.
+      blocks.push({ kind: fenced ? 'code' : 'text', lines: [] });
+      continue;
+    }
+    if (fenced) {
+      push('code', line);
+      continue;
+    }
+    if (line === '') {
+      push('text', '');
+      continue;
+    }
+    const indent = line.length - line.trimStart().length;
+    const prompt = /^\s*\$ (.*)$/.exec(line);
+    if (prompt !== null) {
+      push('code', `${' '.repeat(indent)}${prompt[1] ?? ''}`);
+    } else if (indent >= itemColumn + 2) {
+      push('code', line);
     } else {
-      lines.push(line);
+      const item = /^(\s*(?:\d{1,3}[.)]|[-*])\s+)/.exec(line);
+      itemColumn = item !== null ? (item[1] ?? '').length : indent >= itemColumn ? itemColumn : 0;
+      push('text', line);
     }
   }
-  flush();
-  return blocks;
+  return blocks
+    .map((b) => ({ kind: b.kind, text: b.kind === 'code' ? dedent(b.lines) : b.lines.join('\n').trim() }))
+    .filter((b) => b.text !== '');
+}
+
+function dedent(lines: string[]): string {
+  const body = lines.join('\n').replace(/^\n+/, '').replace(/\s+$/, '').split('\n');
+  const indent = Math.min(...body.filter((l) => l.trim() !== '').map((l) => l.length - l.trimStart().length));
+  return body.map((l) => l.slice(Number.isFinite(indent) ? indent : 0)).join('\n');
+}
+
+/** A piece of prose: plain text, or an inline code span (between backticks). */
+export interface InlinePart {
+  code: boolean;
+  text: string;
+}
+
+/**
+ * Prose cut around its code spans as CommonMark finds them: a run of backticks opens a span that
+ * the next run of the same length closes (one space each side is dropped when both are there);
+ * a run that is never closed is plain text.
+ */
+export function inlineParts(text: string): InlinePart[] {
+  const out: InlinePart[] = [];
+  const add = (code: boolean, t: string): void => {
+    const last = out[out.length - 1];
+    if (!code && last !== undefined && !last.code) last.text += t;
+    else if (t !== '' || code) out.push({ code, text: t });
+  };
+  let i = 0;
+  while (i < text.length) {
+    const open = text.indexOf('`', i);
+    if (open === -1) break;
+    let n = open;
+    while (text[n] === '`') n++;
+    const run = n - open;
+    let close = -1;
+    for (let j = text.indexOf('`', n); j !== -1; ) {
+      let k = j;
+      while (text[k] === '`') k++;
+      if (k - j === run) {
+        close = j;
+        break;
+      }
+      j = text.indexOf('`', k);
+    }
+    if (close === -1) {
+      add(false, text.slice(i, n));
+      i = n;
+      continue;
+    }
+    add(false, text.slice(i, open));
+    let body = text.slice(n, close).replace(/\r\n?|\n/g, ' ');
+    if (body.length > 2 && body.startsWith(' ') && body.endsWith(' ') && body.trim() !== '') body = body.slice(1, -1);
+    add(true, body);
+    i = close + run;
+  }
+  add(false, text.slice(i));
+  return out.filter((p) => p.code || p.text !== '');
+}
+
+/** What a findings table says about a finding: the objects it is about, and its first time. */
+export function findingGlance(f: Finding): { object: string; since: string } {
+  const objects: string[] = [];
+  for (const e of f.evidence) {
+    if (e.object === undefined) continue;
+    const ns = e.object.namespace !== undefined && e.object.namespace !== '' ? `${e.object.namespace}/` : '';
+    const name = `${e.object.kind} ${ns}${e.object.name}`;
+    if (!objects.includes(name)) objects.push(name);
+  }
+  const times = f.evidence.map((e) => e.time).filter((t): t is number => t !== undefined && Number.isFinite(t));
+  const [first] = objects;
+  const object = first === undefined ? '' : objects.length > 1 ? `${first} and ${objects.length - 1} more` : first;
+  return { object: sanitizeText(object), since: times.length > 0 ? formatUtc(Math.min(...times)) : '' };
+}
+
+/**
+ * A path for people: below the gather's root folder (`namespaces/openshift-sdn/pods/…`), whose
+ * long image-digest name says nothing here. The JSON keeps whole paths.
+ */
+export function shortPath(path: string): string {
+  const root = classifyPath(path).root;
+  return root !== undefined && root !== '' && path.startsWith(`${root}/`) ? path.slice(root.length + 1) : path;
+}
+
+/** An evidence item's captures without the ones its object already names (kind, namespace, name). */
+export function extraCaptures(e: Evidence): [string, string][] {
+  const o = e.object;
+  const named: Record<string, string | undefined> = { kind: o?.kind, namespace: o?.namespace, name: o?.name };
+  return Object.keys(e.captures ?? {})
+    .sort()
+    .map((k): [string, string] => [k, e.captures?.[k] ?? ''])
+    .filter(([k, v]) => named[k] === undefined || named[k] !== v);
+}
+
+/** `mgsift 0.1.0 (17 built-in rules, build 1a2b3c4 2026-11-24)`: what made a report, in its footer and `--version`. */
+export function toolLine(tool: Tool): string {
+  return `${tool.name} ${tool.version} (${tool.builtinRules} built-in rules, build ${tool.build})`;
 }

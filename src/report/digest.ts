@@ -7,19 +7,19 @@
 import type { Digest, DigestTemplate } from '../digest/collector.js';
 import { iso } from '../analysis/inspect.js';
 import type { DigestComponentRow, DigestRow, ReportDigest } from './model.js';
-import { compareStrings, displayTime, sanitizeText } from './common.js';
+import { compareStrings, displayTime, inlineParts, sanitizeText, shortPath, type InlinePart } from './common.js';
 import type { JsonObject } from './json.js';
-import { fenced, mdText, table } from './md.js';
-import { classifyPath } from '../layout/classify.js';
+import { fenced, mdText, table, tableRow } from './md.js';
+import type { MdPart } from './md-budget.js';
 
 /** Templates per component in the report (the JSON holds these; HTML and Markdown show fewer). */
 export const DIGEST_TEMPLATES_IN_REPORT = 50;
 /** Shown in HTML: components, and templates per component. */
 const HTML_COMPONENTS = 40;
 const HTML_TEMPLATES = 10;
-/** Shown in Markdown (pasted into tickets: shorter). */
-const MD_COMPONENTS = 20;
-const MD_TEMPLATES = 5;
+/** Shown in the Markdown extract (pasted into tickets: shorter); `--md-full` shows them all. */
+const MD_COMPONENTS = 10;
+const MD_TEMPLATES = 3;
 /** Components whose section is open when the HTML report opens. */
 const HTML_OPEN = 3;
 
@@ -70,15 +70,6 @@ function summary(digest: ReportDigest): string {
     `in ${digest.components.length} ${plural(digest.components.length, 'component')}${explained}. ` +
     'Most frequent first; a template id turns into a rule skeleton with `mgsift rules new --from <id>`.'
   );
-}
-
-/**
- * A path for people: below the gather's root folder (`namespaces/openshift-sdn/pods/…`), whose
- * long image-digest name says nothing here. The JSON keeps whole paths.
- */
-function shortPath(path: string): string {
-  const root = classifyPath(path).root;
-  return root !== undefined && root !== '' && path.startsWith(`${root}/`) ? path.slice(root.length + 1) : path;
 }
 
 function plural(n: number, one: string, many = `${one}s`): string {
@@ -159,7 +150,7 @@ interface ComponentView {
 }
 
 export interface DigestView {
-  summary: string;
+  summary: InlinePart[];
   components: ComponentView[];
   more: string | null;
 }
@@ -177,7 +168,13 @@ export function digestView(digest: ReportDigest): DigestView {
       more: moreTemplates(c, Math.min(c.templates.length, HTML_TEMPLATES)),
     }),
   );
-  return { summary: summary(digest), components, more: moreComponents(all.length, components.length) };
+  return { summary: inlineParts(summary(digest)), components, more: moreComponents(all.length, components.length) };
+}
+
+/** Beside the folded section's heading: how much there is. */
+export function digestNote(digest: ReportDigest): string {
+  const folded = digest.components.reduce((n, c) => n + c.count, 0);
+  return `${folded} ${plural(folded, 'line')}, ${digest.templates} ${plural(digest.templates, 'template')}, ${digest.components.length} ${plural(digest.components.length, 'component')}`;
 }
 
 /** Markdown tables stay narrow: the file with most lines, and how many others. */
@@ -205,24 +202,37 @@ function templateView(r: DigestRow): TemplateView {
 // ---------------------------------------------------------------------------------------------
 // Markdown
 
-/** The digest section of the Markdown report. */
-export function digestMarkdown(digest: ReportDigest): string[] {
-  const out: string[] = ['## Unrecognised errors', '', mdText(summary(digest)), ''];
+/**
+ * The digest section of the Markdown report as budget parts ({@link MdPart}): the components with
+ * most lines first, a table of their templates each, then an example line per template (taken
+ * only once every table row is in). Without `full`, an extract: the first components and
+ * templates only.
+ */
+export function digestMarkdown(digest: ReportDigest, full = false): MdPart[] {
+  const parts: MdPart[] = [{ text: `## Unrecognised errors\n\n${mdText(summary(digest))}\n\n`, priority: 0 }];
   const all = sorted(digest);
-  for (const c of all.slice(0, MD_COMPONENTS)) {
-    out.push(`### ${mdText(c.name)} — ${mdText(componentSummary(c))}`, '');
-    const shown = c.templates.slice(0, MD_TEMPLATES);
-    out.push(
-      table(
-        ['Lines', 'Template', 'First seen (UTC)', 'Last seen (UTC)', 'Files (lines)', 'Id'],
-        shown.map((r) => [String(r.count), r.template, displayTime(r.first), displayTime(r.last), fileList(r), r.id]),
-      ),
-    );
-    for (const r of shown) out.push(`Example of ${mdText(r.id)}: ${mdText(`${shortPath(r.example.file)}:${r.example.line}`)}`, '', ...fenced(r.example.text, 'text'));
+  const components = full ? all : all.slice(0, MD_COMPONENTS);
+  const examples: MdPart[] = [];
+  components.forEach((c, ci) => {
+    const shown = full ? c.templates : c.templates.slice(0, MD_TEMPLATES);
+    const head = `### ${mdText(c.name)} — ${mdText(componentSummary(c))}\n\n`;
+    const columns = ['Lines', 'Template', 'First seen (UTC)', 'Last seen (UTC)', 'Files (lines)', 'Id'];
+    parts.push({ text: `${head}${table(columns, []).trimEnd()}\n`, priority: 3, rank: ci * 1000 });
+    shown.forEach((r, ti) => {
+      const row = tableRow([String(r.count), r.template, displayTime(r.first), displayTime(r.last), fileList(r), r.id]);
+      parts.push({ text: `${row}\n`, priority: 3, rank: ci * 1000 + ti + 1 });
+      examples.push({
+        text: [`Example of ${mdText(r.id)}: ${mdText(`${shortPath(r.example.file)}:${r.example.line}`)}`, '', ...fenced(r.example.text, 'text')].join('\n'),
+        priority: 4,
+        rank: 1e6 + ci * 1000 + ti,
+      });
+    });
     const more = moreTemplates(c, shown.length);
-    if (more) out.push(`*${mdText(more)}*`, '');
-  }
-  const more = moreComponents(all.length, Math.min(all.length, MD_COMPONENTS));
-  if (more) out.push(`*${mdText(more)}*`, '');
-  return out;
+    parts.push({ text: `\n${more ? `*${mdText(more)}*\n` : ''}\n`, priority: 3, rank: ci * 1000 + 999 });
+    // Examples print after their table, but are taken once every table row is in.
+    parts.push(...examples.splice(0));
+  });
+  const more = moreComponents(all.length, components.length);
+  if (more) parts.push({ text: `*${mdText(more)}*\n\n`, priority: 0 });
+  return parts;
 }

@@ -11,8 +11,9 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { packageFiles, packageText } from '../core/assets.js';
 import Handlebars from 'handlebars';
-import type { Evidence, Finding, Severity } from '../engine/findings.js';
+import { findingId, type Evidence, type Finding, type Severity } from '../engine/findings.js';
 import type { Report } from './model.js';
 import {
   COMPRESSED_LINES_NOTE,
@@ -20,7 +21,12 @@ import {
   displayTime,
   EVIDENCE_SHOWN,
   evidenceNotShown,
+  extraCaptures,
+  findingGlance,
   formatByteCount,
+  formatBytes,
+  inlineParts,
+  type InlinePart,
   formatUtc,
   httpUrl,
   laneTitle,
@@ -28,14 +34,17 @@ import {
   limitRows,
   remediationBlocks,
   sanitizeText,
+  shortPath,
   sortByRuleId,
   sortFindings,
   sortProblems,
   splitMatch,
+  toolLine,
 } from './common.js';
 import { timelineView, type TimelineView } from './timeline-view.js';
-import { digestView, type DigestView } from './digest.js';
+import { digestNote, digestView, type DigestView } from './digest.js';
 import { reportUpdateRisks, updateRisksView, type UpdateRisksView } from './update-risks.js';
+import { verdictsView, type VerdictsView } from './verdicts.js';
 import { diagnosisView, findingAnchor, type DiagnosisView } from './diagnosis.js';
 
 export interface HtmlOptions {
@@ -51,15 +60,13 @@ export interface HtmlOptions {
 
 /** The report as one self-contained HTML document. */
 export function renderHtml(report: Report, options: HtmlOptions = {}): string {
-  const template = loadTemplate(options.templatesDir ?? DEFAULT_TEMPLATES, 'report.html.hbs');
+  const template = loadTemplate(options.templatesDir, 'report.html.hbs');
   return template(htmlView(report, options));
 }
 
 /** The Content-Security-Policy the document declares (also asserted by the tests). */
 export const HTML_CSP =
   "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
-
-const DEFAULT_TEMPLATES = new URL('../../templates/', import.meta.url);
 
 // ---------------------------------------------------------------------------------------------
 // View model: everything the templates print, as sanitized plain strings.
@@ -70,7 +77,9 @@ interface Pair {
 }
 
 interface EvidenceView {
+  /** Below the gather root; `fullPath` is the whole path in the archive (null when the same). */
   file: string;
+  fullPath: string | null;
   line: string | null;
   time: string | null;
   signal: string;
@@ -85,15 +94,22 @@ interface EvidenceView {
 interface FindingView {
   anchor: string;
   severity: Severity;
+  /** Shown unfolded when the page opens (info findings are folded). */
+  open: boolean;
   ruleId: string;
   title: string;
   component: string;
   tags: string[];
-  message: string;
+  /** Text and inline code. */
+  message: InlinePart[];
+  /** The first few evidence items, shown; the others fold under `evidenceRestSummary`. */
   evidence: EvidenceView[];
+  evidenceRest: EvidenceView[];
+  evidenceRestStart: number;
+  evidenceRestSummary: string;
   hasEvidence: boolean;
   more: string | null;
-  remediation: { code: boolean; text: string }[];
+  remediation: { code: boolean; text: string; parts: InlinePart[] }[];
   hasRemediation: boolean;
   references: { text: string; href: string | null }[];
   hasReferences: boolean;
@@ -103,10 +119,19 @@ interface FindingView {
   hasLinks: boolean;
 }
 
+/** One row of the findings table under the header. */
+export interface FindingRowView {
+  anchor: string;
+  severity: Severity;
+  title: string;
+  object: string;
+  since: string;
+}
+
 export interface HtmlView {
   csp: string;
   pageTitle: string;
-  tool: { name: string; version: string };
+  tool: { name: string; version: string; line: string };
   generatedAt: string;
   cluster: Pair[];
   input: Pair[];
@@ -120,10 +145,14 @@ export interface HtmlView {
   hasBanners: boolean;
   diagnosis: DiagnosisView;
   findings: FindingView[];
+  findingRows: FindingRowView[];
   hasFindings: boolean;
   timeline: TimelineView;
   digest: DigestView | null;
+  /** One line beside a folded section's heading. */
+  notes: { digest: string; notChecked: string; problems: string; limits: string };
   updateRisks: UpdateRisksView;
+  verdicts: VerdictsView | null;
   notChecked: { ruleId: string; title: string; reason: string }[];
   hasNotChecked: boolean;
   passed: { ruleId: string; title: string }[];
@@ -152,13 +181,15 @@ export function htmlView(report: Report, options: HtmlOptions = {}): HtmlView {
     { label: 'Channel', value: c.channel },
   ].map((p) => ({ label: p.label, value: p.value === undefined || p.value === '' ? 'unknown' : s(p.value) }));
 
-  const findings = sortFindings(report.findings).map((f) => findingView(f, shown));
+  const sorted = sortFindings(report.findings);
+  const findings = sorted.map((f) => findingView(f, shown));
+  const findingRows = sorted.map((f): FindingRowView => ({ anchor: findingAnchor(f.ruleId), severity: f.severity, title: s(f.title), ...findingGlance(f) }));
   const counts = countsDesc(report);
   const collected = report.collectedAt !== undefined && report.collectedAt !== '';
   return {
     csp: HTML_CSP,
     pageTitle: s(`mgsift report — ${c.id ?? report.input.path}`),
-    tool: { name: s(report.tool.name), version: s(report.tool.version) },
+    tool: { name: s(report.tool.name), version: s(report.tool.version), line: s(toolLine(report.tool)) },
     generatedAt: displayTime(report.generatedAt),
     cluster,
     input: [
@@ -175,10 +206,18 @@ export function htmlView(report: Report, options: HtmlOptions = {}): HtmlView {
     hasBanners: report.banners.length > 0,
     diagnosis: diagnosisView(report),
     findings,
+    findingRows,
     hasFindings: findings.length > 0,
     timeline: timelineView(report, { maxItems: options.maxTimelineItems, maxRows: options.maxTimelineRows }),
     digest: report.digest ? digestView(report.digest) : null,
+    notes: {
+      digest: report.digest ? digestNote(report.digest) : '',
+      notChecked: report.notChecked.length === 0 ? 'none' : `${report.notChecked.length} rule${report.notChecked.length === 1 ? '' : 's'}`,
+      problems: report.problems.length === 0 ? 'nothing' : `${report.problems.length} part${report.problems.length === 1 ? '' : 's'} of the input`,
+      limits: `${report.stats.entries} entries, ${formatBytes(report.stats.bytesRead)} read in ${Math.round(report.stats.durationMs)} ms`,
+    },
     updateRisks: updateRisksView(report.updateRisks ?? reportUpdateRisks(undefined)),
+    verdicts: verdictsView(report.facts.verdicts),
     notChecked: sortByRuleId(report.notChecked).map((n) => ({ ruleId: s(n.ruleId), title: s(n.title), reason: s(n.reason) })),
     hasNotChecked: report.notChecked.length > 0,
     passed: sortByRuleId(report.passed).map((p) => ({ ruleId: s(p.ruleId), title: s(p.title) })),
@@ -200,6 +239,9 @@ export function htmlView(report: Report, options: HtmlOptions = {}): HtmlView {
 }
 
 
+/** Evidence items shown before the rest fold away. */
+const EVIDENCE_UNFOLDED = 3;
+
 function findingView(f: Finding, shown: number): FindingView {
   const evidence = f.evidence.slice(0, shown).map(evidenceView);
   const notShown = evidenceNotShown(f, evidence.length);
@@ -210,20 +252,25 @@ function findingView(f: Finding, shown: number): FindingView {
     if (dropped > 0) more += ` (${dropped} not kept by the per-signal cap; see the JSON report for the ${f.evidence.length} kept)`;
     else more += ' (see the JSON report)';
   }
-  const remediation = remediationBlocks(f.remediation).map((b) => ({ code: b.kind === 'code', text: s(b.text) }));
+  const rest = evidence.slice(EVIDENCE_UNFOLDED);
+  const remediation = remediationBlocks(f.remediation).map((b) => ({ code: b.kind === 'code', text: s(b.text), parts: inlineParts(s(b.text)) }));
   const references = f.references.map((ref) => ({ text: s(ref), href: httpUrl(ref) ?? null }));
   return {
-    anchor: findingAnchor(f.ruleId),
+    anchor: findingAnchor(findingId(f)),
     explainedBy: f.explainedBy.map((id) => ({ href: `#${findingAnchor(id)}`, ruleId: s(id) })),
     explains: f.explains.map((id) => ({ href: `#${findingAnchor(id)}`, ruleId: s(id) })),
     hasLinks: f.explainedBy.length + f.explains.length > 0,
     severity: f.severity,
+    open: f.severity !== 'info',
     ruleId: s(f.ruleId),
-    title: s(f.title),
+    title: s(f.key !== undefined ? `${f.title} — ${f.key}` : f.title),
     component: s(f.component),
     tags: f.tags.map(s),
-    message: s(f.message),
-    evidence,
+    message: inlineParts(s(f.message)),
+    evidence: evidence.slice(0, EVIDENCE_UNFOLDED),
+    evidenceRest: rest,
+    evidenceRestStart: EVIDENCE_UNFOLDED + 1,
+    evidenceRestSummary: `${rest.length} more evidence item${rest.length === 1 ? '' : 's'}`,
     hasEvidence: evidence.length > 0,
     more,
     remediation,
@@ -240,9 +287,11 @@ function evidenceView(e: Evidence): EvidenceView {
     e.object !== undefined
       ? s(`${e.object.kind} ${e.object.namespace !== undefined && e.object.namespace !== '' ? `${e.object.namespace}/` : ''}${e.object.name}`)
       : null;
-  const captures = e.captures !== undefined ? Object.keys(e.captures).sort().map((name) => ({ label: s(name), value: s(e.captures?.[name] ?? '') })) : [];
+  const captures = extraCaptures(e).map(([name, value]) => ({ label: s(name), value: s(value) }));
+  const short = e.file === '' ? '(derived fact)' : s(shortPath(e.file));
   return {
-    file: e.file === '' ? '(derived fact)' : s(e.file),
+    file: short,
+    fullPath: e.file !== '' && shortPath(e.file) !== e.file ? s(e.file) : null,
     line: e.line !== undefined ? String(e.line) : null,
     time: e.time !== undefined && Number.isFinite(e.time) ? formatUtc(e.time) : null,
     signal: s(e.signal),
@@ -265,24 +314,35 @@ const templates = new Map<string, Template>();
 const instances = new Map<string, typeof Handlebars>();
 
 /** `file` in `dir` (with the partials of `dir/partials/`), compiled once per process. */
-export function loadTemplate(dir: URL | string, file: string): Template {
+/** A templates folder: the one shipped with mgsift (undefined), or another on disk. */
+function templateFiles(dir: URL | string | undefined): { base: string; text(name: string): string; partials(): string[] } {
+  if (dir === undefined) {
+    return {
+      base: '(shipped templates)',
+      text: (name) => packageText(`templates/${name}`),
+      partials: () => packageFiles('templates/partials').map((path) => path.slice('templates/partials/'.length)),
+    };
+  }
   const base = (typeof dir === 'string' ? dir : fileURLToPath(dir)).replace(/\/+$/, '');
-  const key = `${base}/${file}`;
+  return { base, text: (name) => readFileSync(`${base}/${name}`, 'utf8'), partials: () => readdirSync(`${base}/partials`) };
+}
+
+export function loadTemplate(dir: URL | string | undefined, file: string): Template {
+  const files = templateFiles(dir);
+  const key = `${files.base}/${file}`;
   const cached = templates.get(key);
   if (cached !== undefined) return cached;
   const compileOptions: CompileOptions = { strict: true, preventIndent: true, knownHelpersOnly: true };
-  let hb = instances.get(base);
+  let hb = instances.get(files.base);
   if (hb === undefined) {
     hb = Handlebars.create();
-    const partialsDir = `${base}/partials`;
-    for (const name of readdirSync(partialsDir).sort()) {
+    for (const name of files.partials().sort()) {
       if (!name.endsWith('.hbs')) continue;
-      const source = readFileSync(`${partialsDir}/${name}`, 'utf8');
-      hb.registerPartial(name.slice(0, -'.hbs'.length), hb.compile(source, compileOptions));
+      hb.registerPartial(name.slice(0, -'.hbs'.length), hb.compile(files.text(`partials/${name}`), compileOptions));
     }
-    instances.set(base, hb);
+    instances.set(files.base, hb);
   }
-  const page = hb.compile<object>(readFileSync(key, 'utf8'), compileOptions);
+  const page = hb.compile<object>(files.text(file), compileOptions);
   const template: Template = (view) => page(view, { allowProtoPropertiesByDefault: false, allowProtoMethodsByDefault: false });
   templates.set(key, template);
   return template;

@@ -11,8 +11,9 @@
  */
 import { severityRank, type Severity } from '../engine/findings.js';
 import type { Report } from './model.js';
-import { VERSION } from './build.js';
-import { compareStrings, displayTime, sanitizeText, SEVERITIES_DESC, sortFindings } from './common.js';
+import { toolInfo } from './build.js';
+import type { Tool } from './model.js';
+import { compareStrings, displayTime, sanitizeText, SEVERITIES_DESC, sortFindings, toolLine } from './common.js';
 import { HTML_CSP, loadTemplate } from './html.js';
 import { put, type JsonObject } from './json.js';
 import { known, mdCell, mdText, table } from './md.js';
@@ -21,11 +22,16 @@ import { symptomsOf } from './diagnosis.js';
 /** Version of the index's shape (`schema/index.schema.json`). */
 export const INDEX_SCHEMA_VERSION = '1.1';
 
-/** `ok`: read whole; `partial`: a report, but part of the input could not be read; `failed`: no report. */
-export type ArchiveStatus = 'ok' | 'partial' | 'failed';
+/**
+ * `ok`: read whole; `partial`: a report, but part of the input could not be read; `nothing-checked`:
+ * a report, but no rule could be checked on the input; `failed`: no report.
+ */
+export type ArchiveStatus = 'ok' | 'partial' | 'nothing-checked' | 'failed';
 
 export interface IndexFinding {
   ruleId: string;
+  /** For a rule with `per`: which of its findings. */
+  key?: string | undefined;
   severity: Severity;
   title: string;
 }
@@ -46,6 +52,8 @@ export interface IndexRow {
   collectedAt?: string | undefined;
   /** Absent for a failed archive. */
   counts?: Record<Severity, number> | undefined;
+  /** Rules that could not be checked on the archive; absent for a failed archive. */
+  notChecked?: number | undefined;
   /** Most severe first. */
   findings: IndexFinding[];
   /** The roots of the archive's diagnosis, most severe first, each with how many findings it explains. */
@@ -64,10 +72,10 @@ export interface RuleColumn {
 
 export interface BatchIndex {
   schemaVersion: string;
-  tool: { name: 'mgsift'; version: string };
+  tool: Tool;
   generatedAt: string;
   failOn: Severity;
-  summary: { archives: number; ok: number; partial: number; failed: number; failing: number };
+  summary: { archives: number; ok: number; partial: number; nothingChecked: number; failed: number; failing: number };
   /** Most severe first, then the most widespread, then by id. */
   rules: RuleColumn[];
   /** In the order the inputs were given. */
@@ -77,17 +85,23 @@ export interface BatchIndex {
 /** The row of an archive that was analysed. */
 export function archiveRow(input: string, report: Report, reports: readonly string[]): IndexRow {
   const broken = report.problems.find((p) => p.severity === 'error');
+  // No finding and no rule passed: a green row would claim what was never looked at.
+  const nothingChecked = report.notChecked.length > 0 && report.findings.length === 0 && report.passed.length === 0;
+  const first = report.notChecked[0];
   return {
     input,
-    status: broken === undefined ? 'ok' : 'partial',
-    error: broken === undefined ? undefined : broken.path === '' ? broken.reason : `${broken.path}: ${broken.reason}`,
+    status: nothingChecked ? 'nothing-checked' : broken === undefined ? 'ok' : 'partial',
+    error: nothingChecked && first
+      ? `none of the ${report.notChecked.length} rules could be checked (${first.ruleId}: ${first.reason})`
+      : broken === undefined ? undefined : broken.path === '' ? broken.reason : `${broken.path}: ${broken.reason}`,
     reports: [...reports],
     container: report.input.container,
     layout: report.input.layout,
     cluster: { id: report.cluster.id, version: report.cluster.version },
     collectedAt: report.collectedAt,
     counts: { ...report.counts },
-    findings: sortFindings(report.findings).map((f) => ({ ruleId: f.ruleId, severity: f.severity, title: f.title })),
+    notChecked: report.notChecked.length,
+    findings: sortFindings(report.findings).map((f) => ({ ruleId: f.ruleId, ...(f.key !== undefined ? { key: f.key } : {}), severity: f.severity, title: f.title })),
     rootCauses: report.diagnosis.roots.map((r) => ({ ruleId: r.ruleId, severity: r.severity, title: r.title, explains: symptomsOf(r).length })),
   };
 }
@@ -120,13 +134,14 @@ export function buildIndex(rows: readonly IndexRow[], failOn: Severity, now: Dat
   const count = (status: ArchiveStatus): number => rows.filter((r) => r.status === status).length;
   return {
     schemaVersion: INDEX_SCHEMA_VERSION,
-    tool: { name: 'mgsift', version: VERSION },
+    tool: toolInfo(),
     generatedAt: now.toISOString(),
     failOn,
     summary: {
       archives: rows.length,
       ok: count('ok'),
       partial: count('partial'),
+      nothingChecked: count('nothing-checked'),
       failed: count('failed'),
       failing: rows.filter((r) => isFailing(r, failOn)).length,
     },
@@ -164,7 +179,14 @@ function rowJson(row: IndexRow): JsonObject {
     for (const severity of SEVERITIES_DESC) counts[severity] = row.counts[severity] ?? 0;
     out.counts = counts;
   }
-  out.findings = row.findings.map((f) => ({ ruleId: f.ruleId, severity: f.severity, title: f.title }));
+  put(out, 'notChecked', row.notChecked);
+  out.findings = row.findings.map((f) => {
+    const finding: JsonObject = { ruleId: f.ruleId };
+    put(finding, 'key', f.key);
+    finding.severity = f.severity;
+    finding.title = f.title;
+    return finding;
+  });
   out.rootCauses = row.rootCauses.map((r) => ({ ruleId: r.ruleId, severity: r.severity, title: r.title, explains: r.explains }));
   return out;
 }
@@ -177,7 +199,7 @@ export function jsonLine(row: IndexRow): string {
 export function renderIndexJson(index: BatchIndex): string {
   const out: JsonObject = {
     schemaVersion: index.schemaVersion,
-    tool: { name: index.tool.name, version: index.tool.version },
+    tool: { name: index.tool.name, version: index.tool.version, build: index.tool.build, builtinRules: index.tool.builtinRules },
     generatedAt: index.generatedAt,
     failOn: index.failOn,
     summary: { ...index.summary },
@@ -192,7 +214,7 @@ export function renderIndexJson(index: BatchIndex): string {
 
 function summaryLine(index: BatchIndex): string {
   const s = index.summary;
-  return `${s.archives} archives: ${s.ok} read whole, ${s.partial} read in part, ${s.failed} failed; ${s.failing} with a finding at or above ${index.failOn}`;
+  return `${s.archives} archives: ${s.ok} read whole, ${s.partial} read in part, ${s.nothingChecked} with nothing checked, ${s.failed} failed; ${s.failing} with a finding at or above ${index.failOn}`;
 }
 
 function statusText(row: IndexRow): string {
@@ -220,7 +242,7 @@ function severityCells(index: BatchIndex, row: IndexRow): (Severity | undefined)
 export function renderIndexMarkdown(index: BatchIndex): string {
   const out: string[] = [];
   out.push(`# mgsift index — ${index.summary.archives} archives`, '');
-  out.push(`${mdText(summaryLine(index))}. Made ${mdText(displayTime(index.generatedAt))} by ${mdText(`${index.tool.name} ${index.tool.version}`)}.`, '');
+  out.push(`${mdText(summaryLine(index))}. Made ${mdText(displayTime(index.generatedAt))} by ${mdText(toolLine(index.tool))}.`, '');
   const head = ['#', 'Input', 'Status', 'Cluster ID', 'Version', 'Collected (UTC)', 'Root causes', ...SEVERITIES_DESC, ...index.rules.map((r) => mdCell(r.ruleId))];
   const rows = index.archives.map((row, i) => {
     const report = mainReport(row, '.md');
@@ -274,7 +296,7 @@ function letterOf(severity: Severity): string {
 }
 
 /** The index as one self-contained HTML page (`templates/index.html.hbs`), same CSP as the reports. */
-export function renderIndexHtml(index: BatchIndex, templatesDir: URL | string = new URL('../../templates/', import.meta.url)): string {
+export function renderIndexHtml(index: BatchIndex, templatesDir?: URL | string): string {
   const s = sanitizeText;
   const rows = index.archives.map((row, i): RowView => {
     const report = mainReport(row, '.html');
@@ -302,7 +324,7 @@ export function renderIndexHtml(index: BatchIndex, templatesDir: URL | string = 
   return loadTemplate(templatesDir, 'index.html.hbs')({
     csp: HTML_CSP,
     pageTitle: s(`mgsift index — ${index.summary.archives} archives`),
-    tool: { name: s(index.tool.name), version: s(index.tool.version) },
+    tool: { name: s(index.tool.name), version: s(index.tool.version), line: s(toolLine(index.tool)) },
     generatedAt: displayTime(index.generatedAt),
     summary: s(summaryLine(index)),
     failOn: index.failOn,

@@ -19,6 +19,7 @@ import type { ClusterIdentity, HistoryRow, Report, TimelineItem } from './model.
 import { compareStrings, SEVERITIES_DESC, sortByRuleId, sortFindings, sortProblems, sortTimeline } from './common.js';
 import { digestJson } from './digest.js';
 import { reportUpdateRisks, updateRisksJson } from './update-risks.js';
+import { verdictsJson } from './verdicts.js';
 
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
@@ -32,7 +33,7 @@ export function renderJson(report: Report): string {
 export function toJsonReport(report: Report): JsonObject {
   const out: JsonObject = {};
   out.schemaVersion = report.schemaVersion;
-  out.tool = { name: report.tool.name, version: report.tool.version };
+  out.tool = { name: report.tool.name, version: report.tool.version, build: report.tool.build, builtinRules: report.tool.builtinRules };
   out.generatedAt = report.generatedAt;
   out.input = { path: report.input.path, container: report.input.container, layout: report.input.layout };
   out.cluster = cluster(report.cluster);
@@ -45,10 +46,12 @@ export function toJsonReport(report: Report): JsonObject {
   out.findings = sortFindings(report.findings).map(finding);
   out.notChecked = sortByRuleId(report.notChecked).map(notChecked);
   out.passed = sortByRuleId(report.passed).map(passed);
+  if (report.selection) out.selection = { only: [...report.selection.only], exclude: [...report.selection.exclude], leftOut: [...report.selection.leftOut] };
   out.facts = {
     history: report.facts.history.map(historyRow),
     timeline: sortTimeline(report.facts.timeline).map(timelineItemJson),
     timelineOmitted: report.facts.timelineOmitted.map((o) => ({ lane: o.lane, count: num(o.count), reason: o.reason })),
+    verdicts: verdictsJson(report.facts.verdicts),
   };
   if (report.digest !== undefined) out.digest = digestJson(report.digest);
   out.problems = sortProblems(report.problems).map(problem);
@@ -95,6 +98,7 @@ function finding(f: Finding): JsonObject {
     evidence: f.evidence.map(evidence),
     evidenceDropped: num(f.evidenceDropped),
   };
+  put(out, 'key', f.key);
   put(out, 'banner', f.banner);
   put(out, 'caveat', f.caveat);
   out.about = f.about.map(objectRef);

@@ -17,7 +17,7 @@
  * escaped; CR, LF and TAB in attributes are written as character references so they survive
  * attribute normalization. No CDATA sections (archive text may hold `]]>`).
  */
-import { severityRank } from '../engine/findings.js';
+import { findingId, severityRank } from '../engine/findings.js';
 import type { Finding, Severity } from '../engine/findings.js';
 import type { Report } from './model.js';
 import { compareStrings, displayTime, formatUtc, sanitizeText, sortFindings, sortProblems } from './common.js';
@@ -54,20 +54,22 @@ export function renderJunit(report: Report, failOn: Severity): string {
   for (const root of report.diagnosis.roots) for (const s of symptomsOf(root)) if (!rootOf.has(s.ruleId)) rootOf.set(s.ruleId, root.ruleId);
   const worst = (root: DiagnosisNode): number => Math.max(severityRank(root.severity), ...symptomsOf(root).map((s) => severityRank(s.severity)));
   const cases = new Map<string, Case>();
+  // A rule with `per` makes one finding per key (an alert, a risk): each is its own testcase.
   for (const f of sortFindings(report.findings)) {
-    const existing = cases.get(f.ruleId);
-    const root = roots.get(f.ruleId);
-    const explainedBy = rootOf.get(f.ruleId);
+    const id = findingId(f);
+    const existing = cases.get(id);
+    const root = roots.get(id);
+    const explainedBy = rootOf.get(id);
     const fails = root !== undefined ? worst(root) >= threshold : explainedBy === undefined && severityRank(f.severity) >= threshold;
     if (existing !== undefined) {
       existing.findings.push(f);
       if (fails) existing.kind = 'failure';
       continue;
     }
-    cases.set(f.ruleId, {
-      ruleId: f.ruleId,
+    cases.set(id, {
+      ruleId: id,
       classname: classname(f.component),
-      name: `${f.ruleId}: ${f.title}`,
+      name: `${id}: ${f.title}`,
       kind: fails ? 'failure' : 'passed-with-findings',
       findings: [f],
       reason: '',
@@ -75,8 +77,9 @@ export function renderJunit(report: Report, failOn: Severity): string {
       explainedBy,
     });
   }
+  const fired = new Set(report.findings.map((f) => f.ruleId));
   for (const n of report.notChecked) {
-    if (cases.has(n.ruleId)) continue;
+    if (cases.has(n.ruleId) || fired.has(n.ruleId)) continue;
     cases.set(n.ruleId, {
       ruleId: n.ruleId,
       classname: classname(n.component),
@@ -87,7 +90,7 @@ export function renderJunit(report: Report, failOn: Severity): string {
     });
   }
   for (const p of report.passed) {
-    if (cases.has(p.ruleId)) continue;
+    if (cases.has(p.ruleId) || fired.has(p.ruleId)) continue;
     cases.set(p.ruleId, {
       ruleId: p.ruleId,
       classname: classname(p.component),
@@ -110,6 +113,7 @@ export function renderJunit(report: Report, failOn: Severity): string {
   out.push('    <properties>');
   const props: [string, string | undefined][] = [
     ['mgsift.version', report.tool.version],
+    ['mgsift.build', report.tool.build],
     ['fail-on', failOn],
     ['input.path', report.input.path],
     ['input.container', report.input.container],

@@ -3,7 +3,7 @@
  * table cells, fenced blocks it cannot close, tables. No raw HTML ever: `&`, `<`, `>` become
  * entities, Markdown punctuation is backslash-escaped, `|` is escaped in cells.
  */
-import { sanitizeText } from './common.js';
+import { inlineParts, sanitizeText } from './common.js';
 
 /** A fenced code block that `text` cannot close: the fence outruns every backtick run in it. */
 export function fenced(text: string, info = ''): string[] {
@@ -14,19 +14,21 @@ export function fenced(text: string, info = ''): string[] {
 }
 
 /**
- * Archive text for Markdown prose, on one line: entities for `&`, `<`, `>`; backslash before
- * Markdown punctuation; line-start markers (`#`, `-`, `+`, `=`, `1.`) neutralized.
+ * Text for Markdown prose, on one line: its code spans (between backticks) stay code spans, printed
+ * as they are (Markdown shows a code span's text literally); elsewhere entities for `&`, `<`, `>`,
+ * a backslash before Markdown punctuation, and line-start markers (`#`, `-`, `+`, `=`, `1.`)
+ * neutralized.
  */
 export function mdText(text: string): string {
-  return sanitizeText(text)
-    .split(/\r\n?|\n/)
-    .map(mdLine)
-    .join(' ');
+  return mdLine(sanitizeText(text).replace(/\r\n?|\n/g, ' '));
 }
 
-/** {@link mdText} for a table cell (`|` is already escaped, line breaks are flattened). */
+/** Text for a table cell: like {@link mdText} but every backtick escaped too (no code spans). */
 export function mdCell(text: string): string {
-  return mdText(text);
+  return sanitizeText(text)
+    .split(/\r\n?|\n/)
+    .map((line) => lineStart(escapeText(line.trim())))
+    .join(' ');
 }
 
 /** Multi-line text: paragraphs kept, line breaks kept as hard breaks (a trailing backslash). */
@@ -46,14 +48,29 @@ export function mdParagraphs(text: string): string {
 }
 
 function mdLine(line: string): string {
-  const escaped = line
-    .trim()
+  const parts = inlineParts(line.trim());
+  const out = parts.map((p) => (p.code ? codeSpan(p.text) : escapeText(p.text))).join('');
+  return parts[0]?.code === true ? out : lineStart(out);
+}
+
+/** A code span that shows `text` as it is: its fence outruns every backtick run in it. */
+function codeSpan(text: string): string {
+  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') || (text.startsWith(' ') && text.endsWith(' ')) ? ' ' : '';
+  return `${fence}${pad}${text}${pad}${fence}`;
+}
+
+function escapeText(text: string): string {
+  return text
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
     .replace(/[\\`*_[\]~|]/g, (ch) => `\\${ch}`);
-  // Block markers at the start of a line: headings, lists, setext underlines, quotes (already
-  // entities), ordered lists.
+}
+
+/** Block markers at the start of a line: headings, lists, setext underlines, ordered lists (quotes are already entities). */
+function lineStart(escaped: string): string {
   return escaped
     .replace(/^#/, '\\#')
     .replace(/^([+=-])(?=\s|$|\1)/, '\\$1')
@@ -72,8 +89,12 @@ export function mdUrl(href: string): string {
  */
 export function table(head: string[], rows: string[][], markdownColumns: Set<number> = new Set()): string {
   const line = (cells: string[]): string => `| ${cells.join(' | ')} |`;
-  const body = rows.map((row) => line(row.map((cell, i) => (markdownColumns.has(i) ? cell : mdCell(cell)))));
-  return [line(head), line(head.map(() => '---')), ...body, ''].join('\n');
+  return [line(head), line(head.map(() => '---')), ...rows.map((row) => tableRow(row, markdownColumns)), ''].join('\n');
+}
+
+/** One row of a {@link table}, for tables built a row at a time. */
+export function tableRow(cells: string[], markdownColumns: Set<number> = new Set()): string {
+  return `| ${cells.map((cell, i) => (markdownColumns.has(i) ? cell : mdCell(cell))).join(' | ')} |`;
 }
 
 /** `unknown` for a missing or empty value. */

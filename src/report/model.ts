@@ -4,7 +4,7 @@ import type { Limits } from '../core/limits.js';
 import type { Problem } from '../core/problems.js';
 
 /** Version of the JSON report's shape (`schema/report.schema.json`). */
-export const REPORT_SCHEMA_VERSION = '1.2';
+export const REPORT_SCHEMA_VERSION = '1.3';
 
 export interface ClusterIdentity {
   id?: string | undefined;
@@ -92,6 +92,64 @@ export interface TimelineItem {
   severity?: Severity | undefined;
 }
 
+/** One firing or pending alert of the cluster's own monitoring. */
+export interface AlertRow {
+  name: string;
+  /** The `severity` label as written (`critical`, `warning`, `info`, `none`). */
+  severity: string;
+  state: 'firing' | 'pending';
+  /** ISO 8601: active since. */
+  since?: string | undefined;
+  /** `key=value` labels that tell its instances apart. */
+  labels: string;
+  summary?: string | undefined;
+  description?: string | undefined;
+  runbookUrl?: string | undefined;
+  silenced?: boolean | undefined;
+  /** The most specific object its labels name. */
+  object?: { kind: string; namespace?: string | undefined; name: string } | undefined;
+  file: string;
+}
+
+/** A risk the cluster-version operator attached to update targets, and whether it applies here. */
+export interface UpdateRiskRow {
+  name: string;
+  url?: string | undefined;
+  message?: string | undefined;
+  exposure: 'applies' | 'does-not-apply' | 'evaluation-failed' | 'unknown';
+  exposureMessage?: string | undefined;
+  accepted: boolean;
+  targets: string[];
+}
+
+export interface ConditionRow {
+  status: string;
+  reason?: string | undefined;
+  message?: string | undefined;
+  /** ISO 8601. */
+  since?: string | undefined;
+}
+
+/** What the cluster itself concluded: its alerts, and its update recommendations and gates. */
+export interface ClusterVerdicts {
+  /** Firing, then pending, most severe first; absent when the archive holds no alerts file. */
+  alerts?: AlertRow[] | undefined;
+  /** Absent without a ClusterVersion. */
+  updates?:
+    | {
+        channel?: string | undefined;
+        /** Recommended targets (status.availableUpdates). */
+        available: string[];
+        /** status.conditionalUpdates: each target with its Recommended condition and risks. */
+        conditional: { version: string; recommended: string; reason?: string | undefined; risks: string[] }[];
+        risks: UpdateRiskRow[];
+        retrievedUpdates?: ConditionRow | undefined;
+        upgradeable?: ConditionRow | undefined;
+        releaseAccepted?: ConditionRow | undefined;
+      }
+    | undefined;
+}
+
 /** Items of one lane left out of the report's timeline, and why. */
 export interface TimelineOmission {
   lane: string;
@@ -145,9 +203,26 @@ export interface ReportUpdateRisks {
   cluster?: { to: string; name: string; cluster: RiskRow['verdict']; mgsift: RiskRow['verdict'] | 'not-in-data'; disagree: boolean; detail: string }[] | undefined;
 }
 
+/** What made a report: `mgsift --version` in fields. */
+export interface Tool {
+  name: 'mgsift';
+  version: string;
+  /** The commit and day of the single-file build, or `source`. */
+  build: string;
+  /** Rules in the built-in pack. */
+  builtinRules: number;
+}
+
+/** How `--only` / `--exclude` narrowed the rule pack, and the rules they left out (by id). */
+export interface RuleSelection {
+  only: string[];
+  exclude: string[];
+  leftOut: string[];
+}
+
 export interface Report {
   schemaVersion: string;
-  tool: { name: 'mgsift'; version: string };
+  tool: Tool;
   /** When the report was made (the only field that differs between two runs on one input). */
   generatedAt: string;
   input: { path: string; container: string; layout: string };
@@ -162,11 +237,15 @@ export interface Report {
   findings: Finding[];
   notChecked: NotChecked[];
   passed: Passed[];
+  /** Rules --only / --exclude left out; absent when the whole pack ran. */
+  selection?: RuleSelection | undefined;
   facts: {
     history: HistoryRow[];
     timeline: TimelineItem[];
     /** What the timeline leaves out, by lane (`mgsift timeline` lists everything). */
     timelineOmitted: TimelineOmission[];
+    /** The section "What the cluster itself reported". */
+    verdicts: ClusterVerdicts;
   };
   /** Unrecognised errors; absent when the digest was not made. */
   digest?: ReportDigest | undefined;

@@ -15,7 +15,7 @@ import { parseTime, sortTimeline, verifiedLabel } from './common.js';
 import type { HistoryRow, TimelineItem, TimelineOmission } from './model.js';
 
 /** Lanes in display order. */
-export const TIMELINE_LANES = ['history', 'cvo', 'operator', 'node', 'event', 'finding'] as const;
+export const TIMELINE_LANES = ['history', 'cvo', 'operator', 'node', 'event', 'alert', 'finding'] as const;
 
 export interface TimelineScope {
   /** Event groups kept: every type, or `Warning` only. */
@@ -58,6 +58,7 @@ export function collectTimeline(analysis: Analysis, scope: TimelineScope): Timel
   items.push(...analysis.timeline.operators.map((t) => conditionItem('operator', t)));
   items.push(...analysis.timeline.nodes.map((t) => conditionItem('node', t)));
   items.push(...eventItems(analysis.timeline.events, scope, omitted));
+  items.push(...alertItems(analysis));
   items.push(...findingItems(analysis));
 
   const { dropped } = analysis.timeline;
@@ -155,6 +156,27 @@ function eventItem(g: EventGroup): TimelineItem {
   };
 }
 
+/** Firing and pending alerts, each from its activeAt to the collection time (still active then). */
+function alertItems(analysis: Analysis): TimelineItem[] {
+  const end = iso(analysis.facts.collectedAt);
+  return (analysis.facts.alerts ?? []).flatMap((alert) => {
+    const start = iso(alert.since);
+    if (!start) return [];
+    const detail = [alert.severity, alert.labelText, alert.summary ?? ''].filter((x) => x !== '').join(' · ');
+    return [
+      {
+        lane: 'alert',
+        start,
+        end: end !== undefined && end > start ? end : undefined,
+        open: end === undefined ? true : undefined,
+        label: `${alert.name} ${alert.state}`,
+        detail,
+        namespace: alert.labels['namespace'],
+      },
+    ];
+  });
+}
+
 function findingItems(analysis: Analysis): TimelineItem[] {
   const items: TimelineItem[] = [];
   for (const finding of analysis.result?.findings ?? []) {
@@ -164,7 +186,8 @@ function findingItems(analysis: Analysis): TimelineItem[] {
       items.push({
         lane: 'finding',
         start: at,
-        label: finding.ruleId,
+        // The object tells one finding's moments apart (`events-failed-scheduling Pod/apiserver-…-2zz4k`).
+        label: evidence.object !== undefined ? `${finding.ruleId} ${evidence.object.kind}/${evidence.object.name}` : finding.ruleId,
         detail: evidence.text,
         namespace: evidence.object?.namespace,
         ruleId: finding.ruleId,

@@ -42,8 +42,8 @@ export function omissionNote(o: TimelineOmission): string {
 }
 
 /** Rows of a capped table not shown, and where they are. */
-export function moreRowsNote(notShown: number): string {
-  return `${notShown} more row${notShown === 1 ? ' is' : 's are'} not shown here (events are left out first, then operators); the JSON report holds them, and mgsift timeline <input> lists the whole timeline.`;
+export function moreRowsNote(notShown: number, why = '(events are left out first, then operators)'): string {
+  return `${notShown} more row${notShown === 1 ? ' is' : 's are'} not shown here ${why}; the JSON report holds them, and \`mgsift timeline <input>\` lists the whole timeline.`;
 }
 
 /** One line about what the relative times are measured from. */

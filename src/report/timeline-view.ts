@@ -4,8 +4,8 @@
  * per source, the update history table and the items table, capped so the page stays light.
  */
 import type { Severity } from '../engine/findings.js';
-import type { Report } from './model.js';
-import { displayTime, formatUtc, laneTitle, sanitizeText, sortTimeline, verifiedLabel } from './common.js';
+import type { Report, TimelineItem } from './model.js';
+import { displayTime, formatUtc, inlineParts, laneTitle, sanitizeText, sortTimeline, verifiedLabel, type InlinePart } from './common.js';
 import { buildTimeline, focusWindow, keepByLanePriority, type TimelineSvg } from './timeline.js';
 import { moreRowsNote, omissionNote } from './timeline-table.js';
 
@@ -30,6 +30,8 @@ interface HistoryView {
 }
 
 interface TimelineItemView {
+  /** Row id the figure's shapes link to. */
+  id: string;
   lane: string;
   start: string;
   relative: string;
@@ -52,8 +54,8 @@ export interface TimelineView {
   hasItems: boolean;
   itemsOpen: boolean;
   itemsSummary: string;
-  /** Rows past the table's cap, and where to see them. */
-  more: string | null;
+  /** Rows past the table's cap, and where to see them (text and inline code). */
+  more: InlinePart[] | null;
   /** What the report's timeline leaves out, one line per reason. */
   omitted: string[];
   hasOmitted: boolean;
@@ -64,21 +66,26 @@ const s = sanitizeText;
 export function timelineView(report: Report, options: TimelineViewOptions = {}): TimelineView {
   const maxItems = options.maxItems ?? 400;
   const maxRows = options.maxRows ?? 400;
-  const svg = buildTimeline(report, { maxItems, id: 'tl', caption: 'Everything with a time, up to the collection time.' }) ?? null;
+  const all = sortTimeline(report.facts.timeline);
+  const tableItems = keepByLanePriority(all, (t) => t.lane, maxRows);
+  const rowIds = new Map(tableItems.map((t, i) => [t, `tl-row-${i + 1}`]));
+  const rowId = (item: TimelineItem): string | undefined => rowIds.get(item);
+  const svg = buildTimeline(report, { maxItems, rowId, id: 'tl', caption: 'Everything with a time, up to the collection time.' }) ?? null;
   const focus = focusWindow(report);
   const detail =
     svg !== null && focus !== undefined
       ? (buildTimeline(report, {
           maxItems,
+          rowId,
           window: focus,
           id: 'tl-detail',
           title: 'Newest update in detail',
           caption: `Zoom on the newest update: ${formatUtc(focus.start)} to ${formatUtc(focus.end)}.`,
         }) ?? null)
       : null;
-  const all = sortTimeline(report.facts.timeline);
-  const items = keepByLanePriority(all, (t) => t.lane, maxRows).map(
+  const items = tableItems.map(
     (t): TimelineItemView => ({
+      id: rowIds.get(t) ?? '',
       lane: laneTitle(t.lane),
       start: displayTime(t.start),
       relative: s(t.relative ?? ''),
@@ -97,7 +104,7 @@ export function timelineView(report: Report, options: TimelineViewOptions = {}):
     hasFigure: svg !== null,
     notDrawn:
       svg !== null && svg.notDrawn > 0
-        ? `${svg.notDrawn} timeline item${svg.notDrawn === 1 ? ' is' : 's are'} not drawn (no usable time, or past the figure's cap of ${maxItems}).`
+        ? `${svg.notDrawn} timeline item${svg.notDrawn === 1 ? ' is' : 's are'} not drawn (no usable time, no free row in their lane, or past the figure's cap of ${maxItems}); the items table lists them.`
         : null,
     emptyHistory: report.facts.history.length === 0,
     history: report.facts.history.map(
@@ -119,7 +126,7 @@ export function timelineView(report: Report, options: TimelineViewOptions = {}):
     hasItems: items.length > 0,
     itemsOpen: items.length <= 40,
     itemsSummary: `Timeline items (${all.length})`,
-    more: notShown > 0 ? s(moreRowsNote(notShown)) : null,
+    more: notShown > 0 ? inlineParts(s(moreRowsNote(notShown))) : null,
     omitted,
     hasOmitted: omitted.length > 0,
   };

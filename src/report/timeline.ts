@@ -44,6 +44,8 @@ export interface SvgRect {
   h: number;
   cls: string;
   title: string;
+  /** The items table's row for this shape (`#…`), when the table has it. */
+  href: string | null;
 }
 
 export interface SvgLine {
@@ -58,6 +60,7 @@ export interface SvgPolygon {
   points: string;
   cls: string;
   title: string;
+  href: string | null;
 }
 
 export interface TimelineSvg {
@@ -98,6 +101,8 @@ export interface TimelineOptions {
   id?: string;
   /** Text before the legend under the figure. */
   caption?: string;
+  /** Id of the items table's row for an item, if the table has one: its shapes link there. */
+  rowId?: ((item: TimelineItem) => string | undefined) | undefined;
 }
 
 const WIDTH = 1100;
@@ -110,7 +115,7 @@ const BAR_H = 12;
 const CHAR_W = 6.4;
 const MAX_SPAN_ROWS = 8;
 const MAX_MOMENT_ROWS = 4;
-const LABEL_CHARS = 44;
+const LABEL_CHARS = 52;
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -134,11 +139,15 @@ const FIXED_STEPS = [
 ];
 const MONTH_STEPS = [1, 2, 3, 6, 12, 24, 60, 120];
 const MAX_TICKS = 8;
-const DRAW_PRIORITY = ['finding', 'cvo', 'node', 'operator', 'event'];
+const DRAW_PRIORITY = ['finding', 'alert', 'cvo', 'node', 'operator', 'event'];
 
 /** The figure for `report`, or undefined when there is nothing with a time to draw. */
 export function buildTimeline(report: Report, options: TimelineOptions = {}): TimelineSvg | undefined {
   const maxItems = options.maxItems ?? 400;
+  const href = (item: TimelineItem): string | null => {
+    const id = options.rowId?.(item);
+    return id === undefined ? null : `#${id}`;
+  };
   let labelsLeft = options.maxLabels ?? 120;
   const win = options.window;
   const inWindow = (start: number, end: number): boolean => win === undefined || (end >= win.start && start <= win.end);
@@ -223,7 +232,7 @@ export function buildTimeline(report: Report, options: TimelineOptions = {}): Ti
     y += LANE_HEADER;
   };
   const band = (top: number): void => {
-    svg.bands.push({ x: 0, y: r(top), w: WIDTH, h: r(y - top + 4), cls: laneIndex % 2 === 0 ? 'band' : 'band alt', title: '' });
+    svg.bands.push({ x: 0, y: r(top), w: WIDTH, h: r(y - top + 4), cls: laneIndex % 2 === 0 ? 'band' : 'band alt', title: '', href: null });
     laneIndex++;
   };
 
@@ -244,7 +253,7 @@ export function buildTimeline(report: Report, options: TimelineOptions = {}): Ti
   }
 
   function drawHistoryRow(row: HistoryRow, rowY: number): void {
-    const version = row.version === '' ? '(no version)' : truncate(row.version, 26);
+    const version = row.version === '' ? '(no version)' : truncateMiddle(row.version, 24);
     text(PLOT_LEFT - 8, rowY + 15, 'end', 'version', { text: version, cls: '' });
     const started = parseTime(row.started);
     const completed = parseTime(row.completed);
@@ -282,9 +291,9 @@ export function buildTimeline(report: Report, options: TimelineOptions = {}): Ti
     ]
       .filter((s) => s !== '')
       .join('\n');
-    svg.bars.push({ x: x1, y: rowY + 5, w: r(x2 - x1), h: BAR_H, cls, title: sanitizeText(title) });
+    svg.bars.push({ x: x1, y: rowY + 5, w: r(x2 - x1), h: BAR_H, cls, title: sanitizeText(title), href: null });
     svg.historyBars++;
-    if (open) svg.polygons.push({ points: arrow(x2, rowY + 5 + BAR_H / 2), cls: 'open-end', title: '' });
+    if (open) svg.polygons.push({ points: arrow(x2, rowY + 5 + BAR_H / 2), cls: 'open-end', title: '', href: null });
     if (x2 + 8 + labelWidth <= PLOT_RIGHT) text(x2 + (open ? 12 : 6), rowY + 15, 'start', 'hist-label halo', ...parts);
     else if (x1 - 6 - labelWidth >= PLOT_LEFT) text(x1 - 6, rowY + 15, 'end', 'hist-label halo', ...parts);
     else if (x2 - x1 >= labelWidth + 12) text(x1 + 6, rowY + 15, 'start', 'hist-label halo', ...parts);
@@ -311,7 +320,7 @@ export function buildTimeline(report: Report, options: TimelineOptions = {}): Ti
     for (const d of spans) {
       const x1 = x(d.start);
       const x2 = Math.max(x(d.end ?? Math.max(openEnd, d.start)), x1 + 3);
-      const label = truncate(d.item.label, LABEL_CHARS);
+      const label = truncateMiddle(d.item.label, LABEL_CHARS);
       const w = estimate(label);
       const candidates: { anchor: SvgText['anchor']; lx: number; from: number; to: number; cls: string }[] = [];
       const openSpan = d.end === undefined;
@@ -336,7 +345,11 @@ export function buildTimeline(report: Report, options: TimelineOptions = {}): Ti
       if (!done) {
         let row = rowEnds.findIndex((end) => end + 2 <= x1);
         if (row === -1 && rowEnds.length < MAX_SPAN_ROWS) row = rowEnds.push(-Infinity) - 1;
-        if (row === -1) row = rowEnds.indexOf(Math.min(...rowEnds));
+        if (row === -1) {
+          // No row without overlap: left to the table rather than drawn over another label.
+          svg.notDrawn++;
+          continue;
+        }
         rowEnds[row] = Math.max(rowEnds[row] ?? -Infinity, x2);
         placed.push({ d, row, x1, x2 });
       }
@@ -347,21 +360,21 @@ export function buildTimeline(report: Report, options: TimelineOptions = {}): Ti
       const cls = ['bar', 'span', `lane-${cssName(lane)}`, open ? 'open' : '', sevClass(p.d.item.severity)]
         .filter((c) => c !== '')
         .join(' ');
-      svg.bars.push({ x: p.x1, y: rowY + 5, w: r(p.x2 - p.x1), h: BAR_H, cls, title: itemTitle(p.d.item) });
-      if (open) svg.polygons.push({ points: arrow(p.x2, rowY + 5 + BAR_H / 2), cls: 'open-end', title: '' });
+      svg.bars.push({ x: p.x1, y: rowY + 5, w: r(p.x2 - p.x1), h: BAR_H, cls, title: itemTitle(p.d.item), href: href(p.d.item) });
+      if (open) svg.polygons.push({ points: arrow(p.x2, rowY + 5 + BAR_H / 2), cls: 'open-end', title: '', href: null });
       if (p.label !== undefined) svg.texts.push({ ...p.label, y: rowY + 15 });
     }
     y += rowEnds.length * ROW;
 
-    // Moments: diamonds, labelled where a label fits in one of a few rows.
+    // Moments: diamonds, labelled where a label fits in one of a few rows; the others are
+    // gathered on a row below into clusters, each one diamond labelled with what it holds.
     const momentEnds: number[] = [];
-    let overflow = false;
-    const marks: { d: (typeof drawable)[number]; row: number; cx: number; label?: SvgText }[] = [];
+    const marks: { d: (typeof drawable)[number]; row: number; cx: number; label: SvgText }[] = [];
+    const unlabeled: (typeof drawable)[number][] = [];
     for (const d of moments) {
       const cx = x(d.start);
-      const label = truncate(d.item.label, LABEL_CHARS);
+      const label = truncateMiddle(d.item.label, LABEL_CHARS);
       const w = estimate(label);
-      let mark: (typeof marks)[number] | undefined;
       if (labelsLeft > 0) {
         const right = cx + 8 + w <= PLOT_RIGHT;
         const from = right ? cx - 6 : cx - 8 - w;
@@ -371,35 +384,43 @@ export function buildTimeline(report: Report, options: TimelineOptions = {}): Ti
         if (row !== -1) {
           momentEnds[row] = to;
           labelsLeft--;
-          mark = {
+          marks.push({
             d,
             row,
             cx,
             label: { x: r(right ? cx + 8 : cx - 8), y: 0, anchor: right ? 'start' : 'end', cls: 'moment-label halo', parts: [{ text: label, cls: '' }] },
-          };
+          });
+          continue;
         }
       }
-      if (mark === undefined) {
-        let row = momentEnds.findIndex((end) => end + 2 <= cx - 6);
-        if (row === -1 && momentEnds.length < MAX_MOMENT_ROWS) row = momentEnds.push(-Infinity) - 1;
-        if (row === -1) {
-          // No room: an extra row below the labelled ones, for marks only (they may touch).
-          overflow = true;
-          row = MAX_MOMENT_ROWS;
-        } else {
-          momentEnds[row] = Math.max(momentEnds[row] ?? -Infinity, cx + 6);
-        }
-        mark = { d, row, cx };
-      }
-      marks.push(mark);
+      unlabeled.push(d);
     }
     for (const m of marks) {
       const cy = y + m.row * ROW + 11;
       const cls = ['moment', `lane-${cssName(lane)}`, sevClass(m.d.item.severity)].filter((c) => c !== '').join(' ');
-      svg.polygons.push({ points: diamond(m.cx, cy), cls, title: itemTitle(m.d.item) });
-      if (m.label !== undefined) svg.texts.push({ ...m.label, y: cy + 4 });
+      svg.polygons.push({ points: diamond(m.cx, cy), cls, title: itemTitle(m.d.item), href: href(m.d.item) });
+      svg.texts.push({ ...m.label, y: cy + 4 });
     }
-    y += (overflow ? MAX_MOMENT_ROWS + 1 : momentEnds.length) * ROW;
+    const clusters = clusterMoments(unlabeled.map((d) => ({ d, cx: x(d.start) })));
+    const clusterY = y + momentEnds.length * ROW + 11;
+    clusters.forEach((c, i) => {
+      const next = clusters[i + 1]?.cx ?? PLOT_RIGHT + 8;
+      const [first] = c.members;
+      if (first === undefined) return;
+      const one = c.members.length === 1;
+      const room = Math.floor((next - c.cx - 16) / CHAR_W);
+      const own = one && room >= 8 && labelsLeft > 0;
+      if (own) labelsLeft--;
+      const label = own ? truncateMiddle(first.d.item.label, Math.min(room, LABEL_CHARS)) : `${c.members.length} more`;
+      const severity = worstSeverity(c.members.map((m) => m.d.item.severity));
+      const cls = ['moment', `lane-${cssName(lane)}`, one ? '' : 'cluster', sevClass(severity)].filter((k) => k !== '').join(' ');
+      const title = one ? itemTitle(first.d.item) : clusterTitle(c.members.map((m) => m.d.item));
+      svg.polygons.push({ points: diamond(c.cx, clusterY), cls, title, href: href(first.d.item) });
+      const right = c.cx + 8 + estimate(label) <= WIDTH - 4;
+      text(right ? c.cx + 8 : c.cx - 8, clusterY + 4, right ? 'start' : 'end', 'moment-label halo', { text: label, cls: '' });
+    });
+    const overflow = clusters.length > 0;
+    y += (momentEnds.length + (overflow ? 1 : 0)) * ROW;
     band(top);
   }
 
@@ -467,10 +488,7 @@ export function focusWindow(report: Report, maxShare = 0.15): { start: number; e
  */
 export function keepByLanePriority<T>(list: readonly T[], laneOf: (t: T) => string, max: number): T[] {
   if (list.length <= max) return [...list];
-  const rank = (lane: string): number => {
-    const i = DRAW_PRIORITY.indexOf(lane);
-    return i === -1 ? DRAW_PRIORITY.length : i;
-  };
+  const rank = lanePriority;
   const kept = new Set(
     list
       .map((t, index) => ({ t, index }))
@@ -479,6 +497,12 @@ export function keepByLanePriority<T>(list: readonly T[], laneOf: (t: T) => stri
       .map((x) => x.index),
   );
   return list.filter((_, index) => kept.has(index));
+}
+
+/** A lane's place when items must be left out: findings, CVO, nodes, operators, events, then the others. */
+export function lanePriority(lane: string): number {
+  const i = DRAW_PRIORITY.indexOf(lane);
+  return i === -1 ? DRAW_PRIORITY.length : i;
 }
 
 function describe(history: HistoryRow[], items: number, collected: number | undefined): string {
@@ -516,6 +540,39 @@ function sevClass(severity: Severity | undefined): string {
 /** Lane names come from the facts; keep only safe characters in a class name. */
 function cssName(lane: string): string {
   return lane.replace(/[^a-z0-9-]/gi, '_').slice(0, 32);
+}
+
+/** Space a cluster's label takes on its row: `12 more` and a margin. */
+const CLUSTER_WIDTH = 64;
+
+/** Moments (by x) gathered left to right: each cluster holds the ones within its label's width. */
+function clusterMoments<T extends { cx: number }>(moments: T[]): { cx: number; members: T[] }[] {
+  const out: { cx: number; members: T[] }[] = [];
+  for (const m of [...moments].sort((a, b) => a.cx - b.cx)) {
+    const last = out[out.length - 1];
+    if (last !== undefined && m.cx - last.cx < CLUSTER_WIDTH) last.members.push(m);
+    else out.push({ cx: m.cx, members: [m] });
+  }
+  return out;
+}
+
+function worstSeverity(list: (Severity | undefined)[]): Severity | undefined {
+  const order: Severity[] = ['critical', 'error', 'warning', 'info'];
+  return order.find((s) => list.includes(s));
+}
+
+function clusterTitle(items: TimelineItem[]): string {
+  const shown = items.slice(0, 12).map((item) => `${formatTime(item.start)} ${item.label}`);
+  const more = items.length - shown.length;
+  return sanitizeText([`${items.length} moments:`, ...shown, ...(more > 0 ? [`and ${more} more (see the items table)`] : [])].join('\n'));
+}
+
+/** Cut in the middle, so both the start and the end (a pod's suffix, `Ready=True`) stay readable. */
+function truncateMiddle(text: string, max: number): string {
+  const flat = sanitizeText(text).replace(/[\r\n\t]+/g, ' ');
+  if (flat.length <= max) return flat;
+  const tail = Math.floor((max - 1) / 2);
+  return `${flat.slice(0, max - 1 - tail)}…${flat.slice(flat.length - tail)}`;
 }
 
 function truncate(text: string, max: number): string {

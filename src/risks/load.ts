@@ -40,13 +40,18 @@ export interface RiskData {
 /** `DIR` may be a cincinnati-graph-data checkout or its `blocked-edges/` folder. */
 export async function loadRiskData(dir: string): Promise<RiskData> {
   const folder = await blockedEdgesFolder(dir);
-  const names = (await readdir(folder)).filter((n) => n.endsWith('.yaml') || n.endsWith('.yml')).sort();
+  const names = (await readdir(folder)).filter((n) => n.endsWith('.yaml') || n.endsWith('.yml'));
+  return riskDataOf(folder, names.map((file) => ({ file, text: () => readFile(join(folder, file), 'utf8') })));
+}
+
+/** The edges of blocked-edges files however they are held (a folder, or the single file's embedded fixtures). */
+export async function riskDataOf(dir: string, files: { file: string; text: () => Promise<string> | string }[]): Promise<RiskData> {
   const edges: BlockedEdge[] = [];
   const problems: RiskData['problems'] = [];
   await Promise.all(
-    names.map(async (file) => {
+    files.map(async ({ file, text }) => {
       try {
-        const edge = parseBlockedEdge(file, await readFile(join(folder, file), 'utf8'));
+        const edge = parseBlockedEdge(file, await text());
         if (typeof edge === 'string') problems.push({ file, reason: edge });
         else edges.push(edge);
       } catch (err) {
@@ -56,7 +61,7 @@ export async function loadRiskData(dir: string): Promise<RiskData> {
   );
   edges.sort((a, b) => a.file.localeCompare(b.file));
   problems.sort((a, b) => a.file.localeCompare(b.file));
-  return { dir: folder, edges, problems };
+  return { dir, edges, problems };
 }
 
 async function blockedEdgesFolder(dir: string): Promise<string> {

@@ -4,14 +4,22 @@ import yaml from 'js-yaml';
 import { analyzeInput } from '../analysis/analyze.js';
 import type { Limits } from '../core/limits.js';
 import type { Rule } from '../engine/rule.js';
-import { loadRiskData } from '../risks/load.js';
+import { loadRiskData, riskDataOf, type RiskData } from '../risks/load.js';
+import { EMBEDDED, packageBytes, packageFiles, packageText } from '../core/assets.js';
+import { openMemory } from '../sources/open.js';
+import type { MemoryFile } from '../sources/memory.js';
+import type { Source, SourceOptions } from '../sources/types.js';
+import { severityRank } from '../engine/findings.js';
 
 /** What a fixture case expects of its rule, from `expect.yaml` beside its input. */
 export interface Expectation {
   fires: boolean;
   /** The rule must be reported as not checked (data absent). */
   notChecked?: boolean;
+  /** Severity of the rule's most severe finding. */
   severity?: string;
+  /** How many findings the rule makes (a rule with `per` makes one per key). */
+  findings?: number;
   evidence?: { file: string; line?: number }[];
   /** Text the rendered message must contain. */
   messageContains?: string[];
@@ -24,8 +32,10 @@ export interface FixtureCase {
   dir: string;
   input: string;
   /** A `blocked-edges/` folder beside the input: update-risk data the case runs with (`--update-risks`). */
-  updateRisks?: string | undefined;
+  updateRisks?: (() => Promise<RiskData>) | undefined;
   expect: Expectation;
+  /** The input's entries when it is not on disk (a built-in rule's fixture inside the single file). */
+  open?: ((options: SourceOptions) => Source) | undefined;
 }
 
 /** Fixture folder of a rule file: `<id>.yaml` → `<id>.fixtures/`. */
@@ -35,6 +45,10 @@ export function fixtureDir(rule: Rule): string {
 
 /** The cases of a rule: each sub-folder with an `expect.yaml` and an `input` (folder, archive or log). */
 export async function fixtureCases(rule: Rule): Promise<FixtureCase[]> {
+  return rule.builtin && EMBEDDED ? shippedCases(rule) : diskCases(rule);
+}
+
+async function diskCases(rule: Rule): Promise<FixtureCase[]> {
   const dir = fixtureDir(rule);
   let names: string[];
   try {
@@ -50,18 +64,48 @@ export async function fixtureCases(rule: Rule): Promise<FixtureCase[]> {
     const entries = await readdir(caseDir);
     const input = entries.find((entry) => entry === 'input' || entry.startsWith('input.'));
     if (!input) throw new Error(`${caseDir}: no input (a folder or file named input*)`);
-    const updateRisks = entries.includes('blocked-edges') ? join(caseDir, 'blocked-edges') : undefined;
+    const updateRisks = entries.includes('blocked-edges') ? () => loadRiskData(join(caseDir, 'blocked-edges')) : undefined;
     cases.push({ rule, name, dir: caseDir, input: join(caseDir, input), updateRisks, expect });
   }
   return cases;
 }
 
+/** A built-in rule's cases inside the single file: the same folders, read from the package's copy. */
+function shippedCases(rule: Rule): FixtureCase[] {
+  const dir = fixtureDir(rule);
+  const byCase = new Map<string, string[]>();
+  for (const path of packageFiles(dir)) {
+    const name = path.slice(dir.length + 1).split('/', 1)[0]!;
+    if (!path.slice(dir.length + 1).includes('/')) continue;
+    byCase.set(name, [...(byCase.get(name) ?? []), path]);
+  }
+  return [...byCase.keys()].sort().map((name) => {
+    const caseDir = `${dir}/${name}`;
+    const paths = byCase.get(name)!;
+    const expect = yaml.load(packageText(`${caseDir}/expect.yaml`), { schema: yaml.JSON_SCHEMA }) as Expectation;
+    const inputName = paths.map((path) => path.slice(caseDir.length + 1).split('/', 1)[0]!).find((entry) => entry === 'input' || entry.startsWith('input.'));
+    if (!inputName) throw new Error(`${caseDir}: no input (a folder or file named input*)`);
+    const input = `${caseDir}/${inputName}`;
+    const file = (path: string): MemoryFile => ({ path: path.slice(input.length + 1), bytes: () => packageBytes(path) });
+    const tree = paths.includes(input)
+      ? { file: { path: inputName, bytes: () => packageBytes(input) } }
+      : { files: paths.filter((path) => path.startsWith(`${input}/`)).map(file) };
+    const edgesDir = `${caseDir}/blocked-edges`;
+    const edgeFiles = paths.filter((path) => path.startsWith(`${edgesDir}/`) && /\.ya?ml$/.test(path));
+    const updateRisks = edgeFiles.length
+      ? () => riskDataOf(edgesDir, edgeFiles.map((path) => ({ file: path.slice(edgesDir.length + 1), text: () => packageText(path) })))
+      : undefined;
+    return { rule, name, dir: caseDir, input, expect, updateRisks, open: (options: SourceOptions) => openMemory(input, tree, options) };
+  });
+}
+
 /** Runs one case through the same pipeline as `analyze`; returns why it failed, or nothing. */
 export async function runCase(fixture: FixtureCase, limits: Limits): Promise<string[]> {
-  const riskData = fixture.updateRisks ? await loadRiskData(fixture.updateRisks) : undefined;
-  const analysis = await analyzeInput(fixture.input, { limits, rules: [fixture.rule], riskData });
+  const riskData = fixture.updateRisks ? await fixture.updateRisks() : undefined;
+  const analysis = await analyzeInput(fixture.input, { limits, rules: [fixture.rule], riskData, open: fixture.open, requireArchive: false });
   const result = analysis.result!;
-  const finding = result.findings.find((f) => f.ruleId === fixture.rule.id);
+  const findings = result.findings.filter((f) => f.ruleId === fixture.rule.id);
+  const finding = [...findings].sort((a, b) => severityRank(b.severity) - severityRank(a.severity))[0];
   const notChecked = result.notChecked.find((n) => n.ruleId === fixture.rule.id);
   const failures: string[] = [];
   const { expect } = fixture;
@@ -74,15 +118,18 @@ export async function runCase(fixture: FixtureCase, limits: Limits): Promise<str
   if (!expect.fires && finding) failures.push(`expected no finding, got: ${finding.message.split('\n', 1)[0]}`);
   if (!finding) return failures;
   if (expect.severity && finding.severity !== expect.severity) failures.push(`severity ${finding.severity}, expected ${expect.severity}`);
+  if (expect.findings !== undefined && findings.length !== expect.findings) failures.push(`${findings.length} findings, expected ${expect.findings}`);
+  // With several findings (a rule with `per`), each expectation must hold for one of them.
+  const evidence = findings.flatMap((f) => f.evidence);
   for (const wanted of expect.evidence ?? []) {
-    const found = finding.evidence.some((e) => e.file === wanted.file && (wanted.line === undefined || e.line === wanted.line));
+    const found = evidence.some((e) => e.file === wanted.file && (wanted.line === undefined || e.line === wanted.line));
     if (!found) {
-      const got = finding.evidence.map((e) => `${e.file}:${e.line ?? '-'}`).slice(0, 5).join(', ');
+      const got = evidence.map((e) => `${e.file}:${e.line ?? '-'}`).slice(0, 5).join(', ');
       failures.push(`missing evidence ${wanted.file}:${wanted.line ?? '*'} (got ${got || 'none'})`);
     }
   }
-  for (const text of expect.messageContains ?? []) if (!finding.message.includes(text)) failures.push(`message lacks '${text}'`);
-  for (const text of expect.remediationContains ?? []) if (!finding.remediation.includes(text)) failures.push(`remediation lacks '${text}'`);
-  if (/\(template error:/.test(finding.message + finding.remediation)) failures.push('a template failed to render');
+  for (const text of expect.messageContains ?? []) if (!findings.some((f) => f.message.includes(text))) failures.push(`message lacks '${text}'`);
+  for (const text of expect.remediationContains ?? []) if (!findings.some((f) => f.remediation.includes(text))) failures.push(`remediation lacks '${text}'`);
+  if (findings.some((f) => /\(template error:/.test(f.message + f.remediation + f.references.join(' ')))) failures.push('a template failed to render');
   return failures;
 }

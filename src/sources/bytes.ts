@@ -34,13 +34,16 @@ export async function peek(body: AsyncIterable<Buffer>, n: number): Promise<Peek
   return { head: head.subarray(0, Math.min(head.length, n)), body: replay() };
 }
 
-/** Reads a whole body into memory, refusing more than `max` bytes. */
+/** A body larger than a caller's bound: the limit, not damage, stopped it. */
+export class TooLargeError extends Error {}
+
+/** Reads a whole body into memory, refusing more than `max` bytes (TooLargeError). */
 export async function readAll(body: AsyncIterable<Buffer>, max: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let length = 0;
   for await (const chunk of body) {
     length += chunk.length;
-    if (length > max) throw new Error(`larger than ${max} bytes`);
+    if (length > max) throw new TooLargeError(`larger than ${max} bytes`);
     chunks.push(chunk);
   }
   return Buffer.concat(chunks, length);
@@ -49,3 +52,8 @@ export async function readAll(body: AsyncIterable<Buffer>, max: number): Promise
 /** The body of an entry that has none (directory, link, device). */
 // eslint-disable-next-line require-yield
 export async function* emptyBody(): AsyncGenerator<Buffer> {}
+
+/** A body of bytes already in memory. */
+export async function* bufferBody(bytes: Buffer): AsyncGenerator<Buffer> {
+  yield bytes;
+}

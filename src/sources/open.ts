@@ -3,11 +3,12 @@ import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
 import { describeError } from '../core/problems.js';
 import { MAGIC_PEEK_BYTES, detectMagic, type Magic } from './magic.js';
-import { peek, readAll, emptyBody } from './bytes.js';
-import { decompress, type Compression } from './decompress.js';
+import { peek, readAll, emptyBody, bufferBody } from './bytes.js';
+import { decompress, InflationError, type Compression } from './decompress.js';
 import { tarEntries } from './tar.js';
 import { zipEntries } from './zip.js';
 import { directoryEntries } from './directory.js';
+import { memoryEntries, type MemoryFile } from './memory.js';
 import type { ContainerKind, Entry, InputPosition, Source, SourceOptions } from './types.js';
 
 const READ_CHUNK = 256 * 1024;
@@ -38,7 +39,11 @@ export async function openInput(input: string, options: SourceOptions): Promise<
   }
   if (!info.isFile()) throw new InputError(`${input} is neither a file nor a directory`);
 
-  const magic = detectMagic(await readHead(input));
+  const magic = detectMagic(
+    await readHead(input).catch((err: unknown) => {
+      throw new InputError(`cannot read ${input}: ${describeError(err)}`);
+    }),
+  );
   let read = 0;
   /** The file's bytes; the last body opened is the one the position follows. */
   async function* fileBody(): AsyncGenerator<Buffer> {
@@ -84,6 +89,17 @@ export async function openInput(input: string, options: SourceOptions): Promise<
         position,
       );
   }
+}
+
+/**
+ * A tree held in memory, read as a directory would be; or one plain (uncompressed) file given
+ * alone. `input` names it in the report.
+ */
+export function openMemory(input: string, tree: { files: readonly MemoryFile[] } | { file: MemoryFile }, options: SourceOptions): Source {
+  if ('files' in tree) return guarded(input, 'directory', () => memoryEntries(tree.files), options);
+  const bytes = tree.file.bytes();
+  const entry: Entry = { path: basename(input), type: 'file', size: bytes.length, body: () => bufferBody(bytes) };
+  return guarded(input, 'file', () => one(entry), options, false);
 }
 
 /** The first bytes of a file: what `detectMagic` needs. */
@@ -221,6 +237,7 @@ async function* enforceLimits(entries: AsyncIterable<Entry>, options: SourceOpti
       if (count > limits.maxEntries) {
         problems.error(entry.path, `more than ${limits.maxEntries} entries: the rest was not read (--max-entries)`);
         problems.truncatedAt = entry.path;
+        problems.truncatedBy = 'limit';
         return;
       }
       last = entry.path;
@@ -230,12 +247,15 @@ async function* enforceLimits(entries: AsyncIterable<Entry>, options: SourceOpti
         continue;
       }
       if (entry.size !== undefined && entry.size > limits.maxEntryBytes) {
-        problems.warn(entry.path, `entry of ${entry.size} bytes skipped (--max-entry-bytes ${limits.maxEntryBytes})`);
+        const reason = `entry of ${entry.size} bytes skipped (--max-entry-bytes ${limits.maxEntryBytes})`;
+        problems.warn(entry.path, reason);
+        yield { ...entry, skipped: reason, body: emptyBody };
         continue;
       }
       if (total >= limits.maxTotalBytes) {
         problems.error(entry.path, `more than ${limits.maxTotalBytes} bytes read: the rest was not read (--max-total-bytes)`);
         problems.truncatedAt = entry.path;
+        problems.truncatedBy = 'limit';
         return;
       }
       const original = entry.body;
@@ -256,7 +276,14 @@ async function* enforceLimits(entries: AsyncIterable<Entry>, options: SourceOpti
       };
     }
   } catch (err) {
-    problems.error(last, last ? `input broken after this entry: ${describeError(err)}` : `input unreadable: ${describeError(err)}`);
+    if (err instanceof InflationError) {
+      // The bomb guard stopped reading: a limit, not a broken archive.
+      problems.error(last, `reading stopped after this entry: ${describeError(err)} (--max-inflation-ratio)`);
+      problems.truncatedBy = 'limit';
+    } else {
+      problems.error(last, last ? `input broken after this entry: ${describeError(err)}` : `input unreadable: ${describeError(err)}`);
+      problems.truncatedBy = 'damage';
+    }
     problems.truncatedAt = last || '(start)';
   }
 }

@@ -17,6 +17,17 @@ export async function* tarEntries(body: AsyncIterable<Buffer>): AsyncGenerator<E
   const input = Readable.from(body);
   input.on('error', (err) => extract.destroy(err));
   input.pipe(extract);
+  try {
+    yield* entriesOf(extract);
+  } finally {
+    // A reader that stops early (--max-entries, an error) must end the body too: its decoder
+    // (an `xz -dc` process, a zlib stream) would otherwise wait on a full pipe for ever.
+    extract.destroy();
+    input.destroy();
+  }
+}
+
+async function* entriesOf(extract: tarStream.Extract): AsyncGenerator<Entry> {
   for await (const stream of extract) {
     const header = stream.header;
     const type = TAR_TYPES[header.type ?? 'file'] ?? 'other';

@@ -23,6 +23,11 @@ export interface Entry {
   readonly linkTarget?: string | undefined;
   /** Set when the body is decompressed on the fly from `gzip` or `xz`; `path` then keeps its suffix. */
   readonly decompressed?: 'gzip' | 'xz' | undefined;
+  /**
+   * Why the body was not read (a limit): the entry is still named, so the stages that wanted
+   * it can say they lack it instead of passing over it. Its body is empty.
+   */
+  readonly skipped?: string | undefined;
   body(): AsyncIterable<Buffer>;
 }
 

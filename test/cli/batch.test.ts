@@ -93,7 +93,7 @@ describe('analyze on a folder of archives, a corrupt archive and a missing one, 
       expect(row.counts).toEqual(report.counts);
     }
     expect(index.archives[0]?.cluster.version).toBe('4.13.15'); // capabilities-rollback
-    expect(index.summary).toEqual({ archives: 8, ok: 6, partial: 1, failed: 1, failing: 1 });
+    expect(index.summary).toEqual({ archives: 8, ok: 6, partial: 1, nothingChecked: 0, failed: 1, failing: 1 });
   });
 
   it('the corrupt archive is a partial row saying where it broke; the missing one a failed row with no report', () => {

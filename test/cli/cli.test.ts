@@ -15,7 +15,7 @@ describe.runIf(existsSync(join(REAL, 'must-gather-aws.tar.xz')))('inspect on the
   it('reports the aws archive: version, collection day, one Completed history entry', () => {
     const run = mgsift(['inspect', '--json', join(REAL, 'must-gather-aws.tar.xz')]);
     expect(run.code).toBe(0);
-    const result = JSON.parse(run.stdout);
+    const [result] = JSON.parse(run.stdout);
     expect(result.input.container).toBe('tar.xz');
     expect(result.layout).toBe('must-gather');
     expect(result.cluster.version).toBe('4.8.0-0.nightly-2021-07-31-065602');
@@ -30,7 +30,7 @@ describe.runIf(existsSync(join(REAL, 'must-gather-aws.tar.xz')))('inspect on the
 
   it('reports the metal archive version', () => {
     const run = mgsift(['inspect', '--json', join(REAL, 'must-gather-metal.tar.xz')]);
-    expect(JSON.parse(run.stdout).cluster.version).toBe('4.9.0-0.nightly-2021-09-10-170926');
+    expect(JSON.parse(run.stdout)[0].cluster.version).toBe('4.9.0-0.nightly-2021-09-10-170926');
   });
 });
 

@@ -67,7 +67,7 @@ describe('mgsift timeline on the healthy sample', () => {
     expect(ns.items.length).toBeGreaterThan(0);
     expect(ns.items.every((i) => i.namespace === 'openshift-cluster-version')).toBe(true);
     expect(new Set(ns.items.map((i) => i.lane))).toEqual(new Set(['cvo', 'event', 'finding']));
-    const lanes = timelineJson([HEALTHY, '--lane', 'operator', 'history']);
+    const lanes = timelineJson([HEALTHY, '--lane', 'operator,history']);
     expect(new Set(lanes.items.map((i) => i.lane))).toEqual(new Set(['operator', 'history']));
     const noRules = timelineJson([HEALTHY, '--no-rules']);
     expect(noRules.items.some((i) => i.lane === 'finding')).toBe(false);
@@ -114,7 +114,7 @@ describe.runIf(existsSync(join(REAL, 'must-gather-aws.tar.xz')))('timeline of th
   const AWS = join(REAL, 'must-gather-aws.tar.xz');
 
   it('shows ClusterOperator transitions and node readiness in order, relative to the collection', () => {
-    const doc = timelineJson([AWS, '--lane', 'operator', 'node', '--no-rules']);
+    const doc = timelineJson([AWS, '--lane', 'operator', '--lane', 'node', '--no-rules']);
     const nodes = doc.items.filter((i) => i.lane === 'node');
     expect(nodes.map((i) => `${i.relative} ${i.label}`)).toEqual([
       '-55m40s ip-10-0-195-177.ec2.internal Ready=True',
@@ -148,5 +148,16 @@ describe.runIf(existsSync(join(REAL, 'must-gather-aws.tar.xz')))('timeline of th
     const timeline = html.slice(html.indexOf('id="timeline"'), html.indexOf('</section>', html.indexOf('id="timeline"')));
     expect(timeline.length).toBeLessThan(400_000);
     expect(html.length).toBeLessThan(1_000_000);
+  });
+});
+
+describe('mgsift timeline --lane alert', () => {
+  it('shows each firing and pending alert from activeAt to the collection time (real 4.9 metal answer)', () => {
+    const input = new URL('../../rules/monitoring/cluster-alert-firing.fixtures/quiet-pending-warning-49/input', import.meta.url).pathname;
+    const doc = timelineJson([input, '--lane', 'alert', '--no-rules']);
+    expect(doc.items.map((i) => i.label).sort()).toEqual(['AlertmanagerReceiversNotConfigured firing', 'CsvAbnormalOver30Min pending', 'Watchdog firing']);
+    const pending = doc.items.find((i) => i.label === 'CsvAbnormalOver30Min pending')!;
+    expect(pending).toMatchObject({ start: '2021-09-14T14:40:23.902Z', end: doc.collectedAt, namespace: 'openshift-operator-lifecycle-manager' });
+    expect(pending.detail).toContain('warning · container=olm-operator');
   });
 });

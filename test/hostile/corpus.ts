@@ -5,6 +5,7 @@
  */
 import { cpSync, mkdirSync, readFileSync, symlinkSync, linkSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { MG_MINI, packTree } from '../helpers/archives.js';
 import { overlappingZipBomb, zipBuffer } from '../helpers/zip.js';
@@ -175,6 +176,61 @@ function rule(id: string, extra: string, regex = 'Payload loaded'): string {
   ].join('\n');
 }
 
+/** No diagnostic archive at all (issue 18): exit 2 with one line that says what was found instead. */
+function notAnArchive(name: string, says: RegExp, build: (dir: string) => string): HostileCase {
+  return { name, exit: 2, says, build: async (dir) => ({ input: build(dir) }) };
+}
+
+const NOTHING = 'no must-gather, inspect or gather-extra tree, and no log: found';
+
+const NOT_ARCHIVES: readonly HostileCase[] = [
+  notAnArchive('an empty file', new RegExp(`${NOTHING} an empty file$`), (dir) => {
+    writeFileSync(join(dir, 'empty.tar.gz'), '');
+    return join(dir, 'empty.tar.gz');
+  }),
+  notAnArchive('100 KB of random bytes', new RegExp(`${NOTHING} 1 file of unknown content \\(its first lines carry no log times or klog headers\\)$`), (dir) => {
+    writeFileSync(join(dir, 'random.bin'), randomBytes(100 * 1024));
+    return join(dir, 'random.bin');
+  }),
+  notAnArchive('a text file named .tar.gz', new RegExp(`${NOTHING} 1 file of unknown content`), (dir) => {
+    writeFileSync(join(dir, 'must-gather.tar.gz'), 'Please find the must-gather attached to the case.\nThanks\n');
+    return join(dir, 'must-gather.tar.gz');
+  }),
+  notAnArchive('a 10-byte gzip header', new RegExp(`${NOTHING} 1 file that could not be read; .*unexpected end of file`), (dir) => {
+    writeFileSync(join(dir, 'cut.tar.gz'), Buffer.from([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0x03]));
+    return join(dir, 'cut.tar.gz');
+  }),
+  notAnArchive('an empty folder', new RegExp(`${NOTHING} nothing$`), (dir) => {
+    mkdirSync(join(dir, 'case'));
+    return join(dir, 'case');
+  }),
+  notAnArchive('a folder of readme.txt and sub/a.yaml', new RegExp(`${NOTHING} 2 files of unknown content$`), (dir) => {
+    mkdirSync(join(dir, 'case', 'sub'), { recursive: true });
+    writeFileSync(join(dir, 'case', 'readme.txt'), 'see attached\n');
+    writeFileSync(join(dir, 'case', 'sub', 'a.yaml'), 'a: 1\n');
+    return join(dir, 'case');
+  }),
+  notAnArchive('a folder whose only archive is a FIFO', new RegExp(`${NOTHING} 1 link or special file, not followed; must-gather.tar.gz: device, FIFO`), (dir) => {
+    mkdirSync(join(dir, 'case'));
+    execFileSync('mkfifo', [join(dir, 'case', 'must-gather.tar.gz')]);
+    return join(dir, 'case');
+  }),
+  notAnArchive('a folder whose only archive is a dangling symlink', new RegExp(`${NOTHING} 1 link or special file, not followed; must-gather.tar.gz: symlink`), (dir) => {
+    mkdirSync(join(dir, 'case'));
+    symlinkSync(join(dir, 'gone.tar.gz'), join(dir, 'case', 'must-gather.tar.gz'));
+    return join(dir, 'case');
+  }),
+  notAnArchive('a sosreport .tar.xz', new RegExp(`${NOTHING} 1 .log file without log times or klog headers, 2 files of unknown content$`), (dir) => {
+    const root = join(dir, 'sos', 'sosreport-node1-2021-08-03');
+    for (const sub of ['etc', 'sos_logs', 'var/log']) mkdirSync(join(root, sub), { recursive: true });
+    writeFileSync(join(root, 'etc', 'hostname'), 'node1\n');
+    writeFileSync(join(root, 'sos_logs', 'sos.log'), '2021-08-03 09:10:11,123 INFO: [sos.report] executing sos report\n');
+    writeFileSync(join(root, 'var', 'log', 'messages'), 'Aug  3 09:10:41 node1 systemd[1]: Started Session 1.\n');
+    execFileSync('tar', ['-cJf', join(dir, 'sosreport.tar.xz'), '-C', join(dir, 'sos'), 'sosreport-node1-2021-08-03']);
+    return join(dir, 'sosreport.tar.xz');
+  }),
+];
+
 export const CORPUS: readonly HostileCase[] = [
   {
     name: 'path traversal names in a tar',
@@ -258,7 +314,7 @@ export const CORPUS: readonly HostileCase[] = [
   },
   {
     name: 'gzip bomb: 1 GiB of zeros in about 1 MB, as a single log',
-    exit: 0,
+    exit: 2, // zeros are no log and the input holds nothing else: refused, naming the guard
     says: /compression bomb guard/,
     async build(dir) {
       const input = join(dir, 'current.log.gz');
@@ -268,7 +324,7 @@ export const CORPUS: readonly HostileCase[] = [
   },
   {
     name: 'gzip bomb: a 1 GiB tar member of zeros, as .tar.gz',
-    exit: 0,
+    exit: 2, // zeros are no log and the input holds nothing else: refused, naming the guard
     says: /compression bomb guard/,
     async build(dir) {
       const input = join(dir, 'bomb.tar.gz');
@@ -283,12 +339,13 @@ export const CORPUS: readonly HostileCase[] = [
     async build(dir) {
       const bomb = join(dir, 'nested.log.gz');
       await writeGzipBomb(bomb, 1024);
-      return tarCase(dir, 'nested-bomb.tar', mgMiniWith({ name: `${CVO_LOG}.gz`, data: readFileSync(bomb) }));
+      // a pod of its own: the same pod's log twice would be read once (one logical log)
+      return tarCase(dir, 'nested-bomb.tar', mgMiniWith({ name: `${CVO_LOG.replaceAll('dl6zb', 'bomb1')}.gz`, data: readFileSync(bomb) }));
     },
   },
   {
     name: 'xz bomb: a 1 GiB tar member of zeros, as .tar.xz',
-    exit: 0,
+    exit: 2, // zeros are no log and the input holds nothing else: refused, naming the guard
     says: /compression bomb guard/,
     async build(dir) {
       const input = join(dir, 'bomb.tar.xz');
@@ -324,6 +381,7 @@ export const CORPUS: readonly HostileCase[] = [
     says: /more than 1000 entries: the rest was not read \(--max-entries\)/,
     async build(dir) {
       function* members(): Generator<TarMember> {
+        yield* mgMiniMembers();
         for (let i = 0; i < 200_000; i++) yield { name: `many/f-${i}.log`, data: '' };
       }
       const built = await tarCase(dir, 'many.tar.gz', members());
@@ -485,4 +543,5 @@ export const CORPUS: readonly HostileCase[] = [
     finding: /^\(template error: template failed: #with requires exactly one argument\)$/,
     build: rulesCase({ 'throws.yaml': rule('hostile-template-throws', '').replace('message: "seen {{signals.line.count}}"', 'message: "{{#with}}x{{/with}}"') }),
   },
+  ...NOT_ARCHIVES,
 ];

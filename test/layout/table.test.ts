@@ -28,6 +28,7 @@ const EXAMPLES: Record<string, string> = {
   'node-file': 'nodes/master-0/lscpu',
   'mg-etcd-info': 'etcd_info/endpoint_health.json',
   'mg-monitoring': 'monitoring/prometheus/rules.json',
+  'insights-alerts': 'insights-data/insights-2024-05-02-081140/config/alerts.json',
   'mg-web-hooks': 'web_hooks/mutatingwebhookconfigurations.yaml',
   'mg-web-hooks-file': 'web_hooks/README',
   'mg-ingress-controller': 'ingress_controllers/default/router-default-7b4b9bd57c-l9c2r/haproxy.config',

@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
 /**
  * Opens the seed-000 HTML report in a real Chromium (headless, via playwright-core) and checks
  * what a static check cannot: it renders, makes no request, logs no error (a CSP violation
@@ -169,6 +171,7 @@ describe.skipIf(!hasChromium)(`HTML report in Chromium (${CHROMIUM})`, () => {
         '#finding-mco-ignition-spec-unsupported',
         '#finding-mcp-degraded',
         '#finding-clusteroperator-unavailable',
+        '#finding-clusteroperator-upgradeable-false',
         '#finding-clusteroperator-degraded',
         '#finding-clusterversion-failing',
         '#finding-update-rollback',
@@ -240,6 +243,129 @@ describe.skipIf(!hasChromium)(`HTML report in Chromium (${CHROMIUM})`, () => {
       await context.close();
     }
   });
+
+  /** The samples the page-shape checks run on: the bundled ones, and the real must-gathers when present. */
+  function shapeInputs(): { name: string; path: string }[] {
+    const samples = fileURLToPath(new URL('../../samples/', import.meta.url));
+    const real = fileURLToPath(new URL('../../../shared/samples-real/', import.meta.url));
+    const out = readdirSync(samples)
+      .filter((f) => f.endsWith('.tar.gz'))
+      .sort()
+      .map((f) => ({ name: f.replace(/\.tar\.gz$/, ''), path: join(samples, f) }));
+    for (const name of ['must-gather-aws', 'must-gather-metal']) {
+      const path = join(real, `${name}.tar.xz`);
+      if (existsSync(path)) out.push({ name, path });
+    }
+    return out;
+  }
+
+  const htmlOf = new Map<string, string>();
+  /** The analyze HTML of a sample, made once for the checks below. */
+  function analyzeHtml(path: string): string {
+    let html = htmlOf.get(path);
+    if (html === undefined) {
+      const run = mgsift(['analyze', path, '--format', 'html', '-o', '-', '--fail-on', 'critical']);
+      expect(run.stderr).toBe('');
+      html = run.stdout;
+      htmlOf.set(path, html);
+    }
+    return html;
+  }
+
+  async function openAt1366(name: string, html: string) {
+    const file = join(dir, `${name}.html`);
+    writeFileSync(file, html);
+    const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+    const page = await context.newPage();
+    await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+    return { page, context };
+  }
+
+  it('at 1366×768: every finding is linked from the first screen (diagnosis or findings table); the real aws page is at most 5 screens', async () => {
+    for (const input of shapeInputs()) {
+      const { page, context } = await openAt1366(`shape-${input.name}`, analyzeHtml(input.path));
+      try {
+        const height = await page.evaluate(() => document.documentElement.scrollHeight);
+        if (input.name === 'must-gather-aws') expect(height, `${input.name}: ${height}px`).toBeLessThanOrEqual(5 * 768);
+        const anchors = await page.locator('article.finding').evaluateAll((els) => els.map((el) => el.id));
+        // The findings table links every finding; the diagnosis above it links the causes and their chains.
+        expect(await page.locator('#at-a-glance a').count(), input.name).toBe(anchors.length);
+        for (const anchor of anchors) {
+          const links = page.locator(`#at-a-glance a[href="#${anchor}"], #diagnosis a[href="#${anchor}"]`);
+          const bottoms = await links.evaluateAll((els) => els.map((el) => el.getBoundingClientRect().bottom));
+          const first = bottoms.indexOf(Math.min(...bottoms));
+          expect(bottoms[first], `${input.name}: a link to ${anchor} on the first screen`).toBeLessThanOrEqual(768);
+          // Keyboard: the link is focusable and Enter goes to the finding, whose title is then in view.
+          await links.nth(first).focus();
+          await page.keyboard.press('Enter');
+          const inView = await page.locator(`#${anchor} h3`).evaluate((el) => {
+            const r = el.getBoundingClientRect();
+            return r.top >= 0 && r.bottom <= window.innerHeight;
+          });
+          expect(inView, `${input.name}: ${anchor} in view after its link`).toBe(true);
+          await page.evaluate(() => window.scrollTo(0, 0));
+        }
+        await page.screenshot({ path: join(OUTPUT, `browser-1366-${input.name}.png`), fullPage: true });
+      } finally {
+        await context.close();
+      }
+    }
+  }, 300_000);
+
+  it('timeline figures: no text overlaps another or lies over a bar, every diamond is labelled, shapes link to table rows', async () => {
+    for (const input of shapeInputs()) {
+      const { page, context } = await openAt1366(`svg-${input.name}`, analyzeHtml(input.path));
+      try {
+        const report = await page.evaluate(() => {
+          type Box = { x0: number; y0: number; x1: number; y1: number; what: string };
+          const box = (el: Element, what: string): Box => {
+            const r = el.getBoundingClientRect();
+            return { x0: r.left, y0: r.top, x1: r.right, y1: r.bottom, what };
+          };
+          const overlap = (a: Box, b: Box, slack = 1): boolean =>
+            a.x0 + slack < b.x1 && b.x0 + slack < a.x1 && a.y0 + slack < b.y1 && b.y0 + slack < a.y1;
+          const inside = (a: Box, b: Box): boolean => a.x0 >= b.x0 - 1 && a.x1 <= b.x1 + 1 && a.y0 >= b.y0 - 1 && a.y1 <= b.y1 + 1;
+          const problems: string[] = [];
+          let diamonds = 0;
+          for (const svg of document.querySelectorAll('svg.timeline-svg')) {
+            const texts = [...svg.querySelectorAll('g.texts text')].map((t) => box(t, t.textContent ?? ''));
+            const bars = [...svg.querySelectorAll('rect.bar')].map((r) => box(r, r.querySelector('title')?.textContent?.split('\n')[0] ?? 'bar'));
+            texts.forEach((a, i) => {
+              texts.slice(i + 1).forEach((b) => {
+                if (overlap(a, b)) problems.push(`text "${a.what}" overlaps text "${b.what}"`);
+              });
+              // A label may sit inside its own bar; never across another bar.
+              const own = bars.find((bar) => inside({ ...a, y0: a.y0 + 2, y1: a.y1 - 2 }, { ...bar, y0: bar.y0 - 4, y1: bar.y1 + 4 }));
+              for (const bar of bars) if (bar !== own && overlap(a, bar, 2)) problems.push(`text "${a.what}" lies over bar "${bar.what}"`);
+            });
+            for (const d of svg.querySelectorAll('polygon.moment')) {
+              diamonds++;
+              const p = box(d, 'diamond');
+              const cy = (p.y0 + p.y1) / 2;
+              const labelled = texts.some((t) => Math.abs((t.y0 + t.y1) / 2 - cy) < 6 && (Math.abs(t.x0 - p.x1) < 6 || Math.abs(t.x1 - p.x0) < 6));
+              if (!labelled) problems.push(`unlabelled diamond at ${Math.round(p.x0)},${Math.round(p.y0)}: ${d.querySelector('title')?.textContent ?? ''}`);
+            }
+          }
+          const links = [...document.querySelectorAll('svg.timeline-svg a')].map((a) => a.getAttribute('href') ?? '');
+          const missing = links.filter((href) => document.getElementById(href.slice(1)) === null);
+          return { problems, diamonds, links: links.length, missing };
+        });
+        expect(report.problems, input.name).toEqual([]);
+        expect(report.missing, input.name).toEqual([]);
+        if (report.diamonds > 0) expect(report.links, input.name).toBeGreaterThan(0);
+        // A shape's link opens the folded items table at its row.
+        const first = page.locator('svg.timeline-svg a').first();
+        if ((await first.count()) > 0) {
+          const href = (await first.getAttribute('href')) ?? '';
+          await first.click();
+          await expect(page.locator(href)).toBeVisibleSoon();
+        }
+        await page.locator('svg.timeline-svg').first().screenshot({ path: join(OUTPUT, `browser-timeline-${input.name}.png`) });
+      } finally {
+        await context.close();
+      }
+    }
+  }, 300_000);
 
   it('the index of a batch: renders, no request or error, a row per archive, its link opens the report', async () => {
     const samples = fileURLToPath(new URL('../../samples/', import.meta.url));

@@ -74,7 +74,7 @@ describe('digest in the JSON report', () => {
 
 describe('digest in the HTML report', () => {
   const html = renderHtml(report());
-  const section = /<section id="digest">[\s\S]*?<\/section>/.exec(html)?.[0] ?? '';
+  const section = /<section id="digest" class="report-section">[\s\S]*?<\/section>/.exec(html)?.[0] ?? '';
 
   it('has a section per component with template, count, times, files, id and a real example', () => {
     expect(html).toContain('<a href="#digest">Unrecognised errors</a>');
@@ -122,7 +122,8 @@ describe('digest in the Markdown report', () => {
     expect(md).toContain('### openshift-cluster-version/cluster-version-operator — 7000 lines (+3 past the template cap), 16 templates');
     expect(md).toContain('| 20 | x.go:0\\] failure number 0 | 2021-08-03 09:24:51.420Z | 2021-08-03 09:27:51.420Z |');
     expect(md).toContain('Example of 0000000000: namespaces/openshift-cluster-version/pods/cluster-version-operator-849b4dcf9c-dl6zb/cluster-version-operator/cluster-version-operator/logs/current.log:7');
-    expect(md).toContain('*11 more templates in this component; see the JSON report.*');
+    expect(md).toContain('*13 more templates in this component; see the JSON report.*');
+    expect(renderMarkdown(report(), { full: true })).not.toContain('13 more templates in this component');
   });
 
   it('escapes archive text outside fenced blocks, where it is code', () => {

@@ -169,7 +169,7 @@ export function seed000Report(): Report {
   ];
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
-    tool: { name: 'mgsift', version: '0.1.0' },
+    tool: { name: 'mgsift', version: '0.1.0', build: 'source', builtinRules: 17 },
     generatedAt: '2024-05-02T09:00:00.000Z',
     input: { path: `/cases/03012345/must-gather${SCRIPT}.tar.gz`, container: 'tar.gz', layout: 'must-gather' },
     cluster: {
@@ -198,7 +198,7 @@ export function seed000Report(): Report {
       { ruleId: 'mco-ignition-spec-rollback', title: 'MCO cannot parse a newer Ignition spec after a rollback', component: 'mco' },
       { ruleId: 'cvo-capability-enum-rejected', title: 'CVO cannot write ClusterVersion status (capability enum)', component: 'cvo' },
     ],
-    facts: { history, timeline, timelineOmitted: [] },
+    facts: { history, timeline, timelineOmitted: [], verdicts: {} },
     problems: [
       {
         severity: 'warning',
@@ -314,7 +314,7 @@ export function rollbackReport(): Report {
   timeline.push({ lane: 'finding', start: '2023-08-16T08:00:00Z', label: 'rollback 4.14.0-ec.4 → 4.13.8', ruleId: 'unsupported-y-stream-rollback', severity: 'critical' });
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
-    tool: { name: 'mgsift', version: '0.1.0' },
+    tool: { name: 'mgsift', version: '0.1.0', build: 'source', builtinRules: 17 },
     generatedAt: '2024-05-02T09:00:00.000Z',
     input: { path: 'artifacts/e2e-aws-upgrade-rollback/gather-extra', container: 'directory', layout: 'gather-extra' },
     cluster: { id: '8c1f6c2e-0d1f-4b8e-b5b6-2f1e9a7d3c41', version: '4.13.8', desiredVersion: '4.13.8', platform: 'AWS', channel: '' },
@@ -354,7 +354,7 @@ export function rollbackReport(): Report {
     findings,
     notChecked: [{ ruleId: 'olm-staging-registry', title: 'OLM catalog points at the staging registry', component: 'olm', reason: 'gather-extra holds no InstallPlan objects.' }],
     passed: [{ ruleId: 'cvo-final-sync-lost', title: 'Outgoing CVO exited before its final ClusterVersion status sync', component: 'cvo' }],
-    facts: { history, timeline, timelineOmitted: [] },
+    facts: { history, timeline, timelineOmitted: [], verdicts: {} },
     problems: [],
     limits: { ...DEFAULT_LIMITS },
     stats: { entries: 5120, bytesRead: 210_000_000, durationMs: 1200 },
@@ -364,7 +364,7 @@ export function rollbackReport(): Report {
 export function healthyReport(): Report {
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
-    tool: { name: 'mgsift', version: '0.1.0' },
+    tool: { name: 'mgsift', version: '0.1.0', build: 'source', builtinRules: 17 },
     generatedAt: '2024-05-02T09:00:00.000Z',
     input: { path: './must-gather.local.1234', container: 'directory', layout: 'must-gather' },
     cluster: {},
@@ -378,7 +378,7 @@ export function healthyReport(): Report {
       { ruleId: 'cvo-capability-enum-rejected', title: 'CVO cannot write ClusterVersion status (capability enum)', component: 'cvo' },
       { ruleId: 'olm-staging-registry', title: 'OLM catalog points at the staging registry', component: 'olm' },
     ],
-    facts: { history: [], timeline: [], timelineOmitted: [] },
+    facts: { history: [], timeline: [], timelineOmitted: [], verdicts: {} },
     problems: [],
     limits: { ...DEFAULT_LIMITS },
     stats: { entries: 0, bytesRead: 0, durationMs: 3 },
@@ -420,7 +420,7 @@ export function manyEntriesReport(): Report {
       severity: lane === 'finding' ? (['info', 'warning', 'error', 'critical'] as const)[i % 4] : undefined,
     });
   }
-  report.facts = { history, timeline, timelineOmitted: [] };
+  report.facts = { history, timeline, timelineOmitted: [], verdicts: {} };
   report.collectedAt = new Date(t).toISOString();
   return report;
 }

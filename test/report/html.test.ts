@@ -81,13 +81,13 @@ describe('renderHtml', () => {
     expect(seed.indexOf('cvo-final-sync-lost')).toBeLessThan(seed.indexOf('cvo-pod-churn'));
     expect(seed).toContain('E0119 22:24:15.924216       1 cvo.go:344] <mark>unable to perform final sync: context canceled</mark></code>');
     expect(seed).toContain('<mark>&lt;script&gt;alert(1)&lt;/script&gt;</mark>');
-    expect(seed).toContain('previous.log</span><span class="line-no">:10234</span>');
+    expect(seed).toContain('previous.log</code><span class="line-no">:10234</span>');
     expect(seed).toContain('<time>2021-01-19 22:24:15.924Z</time>');
     // 13 kept + 2 dropped, 10 shown: 5 more.
-    const churn = seed.slice(seed.indexOf('cvo-pod-churn'));
+    const churn = seed.slice(seed.lastIndexOf('<article', seed.indexOf('<p class="meta"><span class="rule">cvo-pod-churn</span>')));
     expect([...churn.slice(0, churn.indexOf('</article>')).matchAll(/<li>/g)]).toHaveLength(10);
     expect(seed).toContain('5 more evidence items (2 not kept by the per-signal cap');
-    expect(seed).toContain('<pre><code>oc adm release info --pullspecs quay.io/openshift-release-dev/ocp-release@sha256:');
+    expect(seed).toContain('<pre class="command"><code>oc adm release info --pullspecs quay.io/openshift-release-dev/ocp-release@sha256:');
     expect(seed).toContain('<a href="https://bugzilla.redhat.com/show_bug.cgi?id&#x3D;1916384" rel="noreferrer">');
     // Messages keep their line breaks (pre-wrap).
     expect(seed).toContain('exited before it synced ClusterVersion status.\nThis is BZ 1916384');
@@ -145,11 +145,18 @@ describe('renderHtml', () => {
     const svg = svgOf(many);
     expect([...svg.matchAll(/<rect class="bar hist/g)]).toHaveLength(20);
     expect(svg).toContain('rollback (y-stream)');
-    const labels = [...svg.matchAll(/<text class="(?:span|moment)-label/g)].length;
+    // Item labels are capped; the labels of clusters ("12 more") come on top, one per cluster.
+    const clusterLabels = [...svg.matchAll(/<text class="moment-label[^>]*><tspan class="">\d+ more<\/tspan>/g)].length;
+    const labels = [...svg.matchAll(/<text class="(?:span|moment)-label/g)].length - clusterLabels;
     expect(labels).toBeGreaterThan(20);
     expect(labels).toBeLessThanOrEqual(120);
-    // Every timeline item is drawn and has a tooltip.
-    expect([...svg.matchAll(/<polygon class="moment/g)].length + [...svg.matchAll(/<rect class="bar span/g)].length).toBe(200);
+    // Every timeline item is drawn with a tooltip, alone or in a labelled cluster of moments, or
+    // counted as not drawn (a span with no free row).
+    const shapes = [...svg.matchAll(/<polygon class="moment/g)].length + [...svg.matchAll(/<rect class="bar span/g)].length;
+    const clustered = [...svg.matchAll(/<polygon class="moment[^"]* cluster[^"]*" points="[^"]*"><title>(\d+) moments:/g)].reduce((n, m) => n + Number(m[1]) - 1, 0);
+    const notDrawn = Number(/(\d+) timeline items? (?:is|are) not drawn/.exec(many)?.[1] ?? 0);
+    expect(shapes + clustered + notDrawn).toBe(200);
+    expect(clustered).toBeGreaterThan(0);
     expect(many).toContain('Timeline items (200)');
     const height = Number(/viewBox="0 0 1100 ([0-9.]+)"/.exec(svg)?.[1]);
     expect(height).toBeLessThan(2000);
@@ -159,7 +166,7 @@ describe('renderHtml', () => {
     expect(seed).toContain('id="not-checked"');
     expect(seed).toContain('boot-image-ignition-stub');
     expect(seed).toContain('No InstallPlan objects in the archive | &lt;img');
-    expect(seed).toMatch(/<details>\s*<summary>2 rules evaluated without finding anything<\/summary>/);
+    expect(seed).toMatch(/<details class="section">\s*<summary><h2>Rules that passed<\/h2> <span class="section-note">2 rules evaluated without finding anything<\/span><\/summary>/);
     expect(seed).toContain('line 88123 cut at 65536 bytes');
     expect(seed).toContain('(the input as a whole)');
     expect(seed).toContain('Longest log line kept whole');

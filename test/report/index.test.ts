@@ -46,7 +46,7 @@ describe('buildIndex', () => {
     expect(index.archives[3]).toMatchObject({ error: 'cannot read missing.tar.gz: ENOENT: no such file or directory', reports: [], findings: [] });
     expect(index.archives[3]?.counts).toBeUndefined();
     expect(index.archives[0]?.cluster.id).toBe('c2d5e0f8-6b1a-4c1e-9f3e-7a2b3c4d5e6f');
-    expect(index.summary).toEqual({ archives: 4, ok: 2, partial: 1, failed: 1, failing: 1 });
+    expect(index.summary).toEqual({ archives: 4, ok: 2, partial: 1, nothingChecked: 0, failed: 1, failing: 1 });
   });
 
   it('has one column per rule that fired anywhere: most severe first, one rule once', () => {
@@ -75,7 +75,7 @@ describe('index renderers', () => {
       expect(validateArchive(parsed), ajv.errorsText(validateArchive.errors)).toBe(true);
     }
     expect(Object.keys(JSON.parse(jsonLine(index.archives[0]!)) as object)).toEqual([
-      'input', 'status', 'error', 'reports', 'container', 'layout', 'cluster', 'collectedAt', 'counts', 'findings', 'rootCauses',
+      'input', 'status', 'error', 'reports', 'container', 'layout', 'cluster', 'collectedAt', 'counts', 'notChecked', 'findings', 'rootCauses',
     ]);
   });
 

@@ -99,7 +99,7 @@ describe('input bounds', () => {
     expect(bytes).toBe(0);
     const reasons = problems.items.map((p) => `${p.path}: ${p.reason}`);
     expect(reasons).toContainEqual(expect.stringMatching(/^a\.log: unreadable: zip entry inflates more than 200:1 \(compression bomb guard\)$/));
-    expect(reasons).toContainEqual(expect.stringMatching(/^a\.log: input broken after this entry: zip entries overlap/));
+    expect(reasons).toContainEqual(expect.stringMatching(/^a\.log: reading stopped after this entry: zip entries overlap/));
     expect(problems.truncatedAt).toBe('a.log');
   });
 });

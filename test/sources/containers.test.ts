@@ -15,7 +15,7 @@ async function listing(input: string, limits: Limits = DEFAULT_LIMITS) {
   const source = await openInput(input, { limits, problems });
   const files: Record<string, string> = {};
   for await (const entry of source.entries()) {
-    if (entry.type !== 'file') continue;
+    if (entry.type !== 'file' || entry.skipped !== undefined) continue;
     const hash = createHash('sha256');
     try {
       for await (const chunk of entry.body()) hash.update(chunk);

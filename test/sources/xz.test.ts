@@ -1,11 +1,13 @@
-import { createReadStream, readFileSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { unxzWithLiblzma, unxzWithProcess } from '../../src/sources/decompress.js';
+import { unxzWithProcess, unxzWithWasm } from '../../src/sources/decompress.js';
 import { readAll } from '../../src/sources/bytes.js';
 import { MG_MINI, packTree, tempDir } from '../helpers/archives.js';
 
-const decoders = { 'the system xz': unxzWithProcess, liblzma: unxzWithLiblzma };
+const decoders = { 'the system xz': unxzWithProcess, 'the WebAssembly decoder': unxzWithWasm };
 
 describe('xz decoders', () => {
   const out = tempDir();
@@ -22,4 +24,31 @@ describe('xz decoders', () => {
   it.each(Object.entries(decoders))('%s fails on a truncated stream', async (_name, decode) => {
     await expect(readAll(decode(createReadStream(truncated)), 64 * 1024 * 1024)).rejects.toThrow(/end of input|no progress is possible/i);
   });
+
+  it('the WebAssembly decoder stops when its reader stops, and then decodes the next stream', async () => {
+    const first = unxzWithWasm(createReadStream(archives['tar.xz']));
+    expect((await first.next()).done).toBe(false);
+    await first.return(undefined);
+    const bytes = await readAll(unxzWithWasm(createReadStream(archives['tar.xz'])), 64 * 1024 * 1024);
+    expect(bytes.equals(tar)).toBe(true);
+  });
+
+  it('the WebAssembly decoder refuses an xz stream inside another one with a line naming xz', async () => {
+    const outer = unxzWithWasm(createReadStream(archives['tar.xz']));
+    await outer.next();
+    await expect(unxzWithWasm(createReadStream(archives['tar.xz'])).next()).rejects.toThrow(/needs the `xz` command/);
+    await outer.return(undefined);
+  });
+
+  const REAL = new URL('../../../shared/samples-real/', import.meta.url).pathname;
+  const real = ['must-gather-aws.tar.xz', 'must-gather-metal.tar.xz'].map((name) => join(REAL, name));
+  const canCompare = real.every((file) => existsSync(file)) && spawnSync('xz', ['--version']).status === 0;
+  it.runIf(canCompare)('the WebAssembly decoder gives the real must-gathers byte for byte as `xz -dc`', async () => {
+    for (const file of real) {
+      const hash = createHash('sha256');
+      for await (const chunk of unxzWithWasm(createReadStream(file))) hash.update(chunk);
+      const expected = createHash('sha256').update(spawnSync('xz', ['-dc', file], { maxBuffer: 512 * 1024 * 1024 }).stdout).digest('hex');
+      expect(hash.digest('hex')).toBe(expected);
+    }
+  }, 60_000);
 });

@@ -1,0 +1,321 @@
+/**
+ * Issue 18: exits and outputs a pipeline can trust. Each case ran wrong before (a green exit on
+ * something that is no archive, a hang, a report of two clusters as one, a log counted twice)
+ * and is checked here through the built CLI, as users run it.
+ */
+import { describe, it, expect } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { MG_MINI, packTree, tempDir } from '../helpers/archives.js';
+import { mgsift } from '../helpers/cli.js';
+
+const CLI = new URL('../../dist/cli/main.js', import.meta.url).pathname;
+const SAMPLES = new URL('../../samples/', import.meta.url).pathname;
+const HEALTHY = join(SAMPLES, 'healthy.tar.gz');
+const OLD_BOOT = join(SAMPLES, 'old-boot-image.tar.gz');
+
+/** The CLI killed after `ms`: a hang shows as a signal, not as a test that never ends. */
+function bounded(args: string[], ms = 30_000, cwd?: string) {
+  const run = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: ms, killSignal: 'SIGKILL', cwd, maxBuffer: 64 * 1024 * 1024 });
+  return { code: run.status, signal: run.signal, stdout: run.stdout, stderr: run.stderr };
+}
+
+describe('no hang when reading stops early', () => {
+  // mg-mini and 8 MB after it: more than the pipe from `xz -dc` holds once reading stops.
+  const dir = tempDir();
+  cpSync(MG_MINI, dir, { recursive: true });
+  mkdirSync(join(dir, 'must-gather-aws', 'zz'));
+  writeFileSync(join(dir, 'must-gather-aws', 'zz', 'big.log'), randomBytes(8 * 1024 * 1024).toString('base64'));
+  const archive = packTree(dir, 'must-gather-aws', dir)['tar.xz'];
+  it.each([
+    ['analyze', ['analyze', archive, '--max-entries', '12', '--format', 'json', '-o', '-']],
+    ['inspect', ['inspect', archive, '--max-entries', '12']],
+    ['timeline', ['timeline', archive, '--max-entries', '12', '--no-rules']],
+  ])('%s --max-entries on a .tar.xz ends', (_name, args) => {
+    const run = bounded(args as string[], 20_000);
+    expect(run.signal).toBeNull();
+    expect(run.code).toBe(0);
+  });
+});
+
+describe('-o: output paths are checked before the analysis, each failure one line and exit 2', () => {
+  it.each(['/proc/x', '/proc/self/x/y'])('-o %s', (output) => {
+    const run = bounded(['analyze', HEALTHY, '-o', output], 15_000);
+    expect(run.signal).toBeNull();
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(new RegExp(`^mgsift: error: -o ${output}: cannot create folder`));
+  });
+
+  it('--format md -o /proc/1/x fails in one line, without reading the archive', () => {
+    const run = bounded(['analyze', '--format', 'md', '-o', '/proc/1/x', HEALTHY], 15_000);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^mgsift: error: -o \/proc\/1\/x: cannot create folder \/proc\/1\/x/);
+  });
+
+  it('a file where a folder is needed is refused before the analysis', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'taken'), 'x');
+    const run = bounded(['analyze', HEALTHY, '-o', join(dir, 'taken', 'out')]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/a file stands where a folder is needed/);
+    expect(readdirSync(dir)).toEqual(['taken']);
+  });
+
+  it('-o report.html is a file (its format from the suffix), -o new/r.md makes its folder', () => {
+    const dir = tempDir();
+    expect(bounded(['analyze', HEALTHY, '-o', 'report.html', '-q'], 30_000, dir).code).toBe(0);
+    expect(statSync(join(dir, 'report.html')).isFile()).toBe(true);
+    expect(readFileSync(join(dir, 'report.html'), 'utf8')).toMatch(/^<!doctype html>/i);
+    expect(bounded(['analyze', HEALTHY, '-o', 'new/r.md', '-q'], 30_000, dir).code).toBe(0);
+    expect(readFileSync(join(dir, 'new', 'r.md'), 'utf8')).toMatch(/^# /);
+  });
+
+  it('--format jsonl -o newdir makes the folder and its index.jsonl', () => {
+    const dir = tempDir();
+    expect(bounded(['analyze', HEALTHY, '--format', 'jsonl', '-o', 'newdir', '-q'], 30_000, dir).code).toBe(0);
+    expect(readdirSync(join(dir, 'newdir'))).toEqual(['index.jsonl']);
+  });
+
+  it('several archives to one .md file is refused; to one .jsonl file it is a line each', () => {
+    const dir = tempDir();
+    const refused = bounded(['analyze', HEALTHY, OLD_BOOT, '--format', 'md', '-o', 'two.md'], 30_000, dir);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/several inputs do not fit one md file/);
+    expect(readdirSync(dir)).toEqual([]);
+    expect(bounded(['analyze', HEALTHY, OLD_BOOT, '-o', 'all.jsonl', '-q'], 60_000, dir).code).toBe(0);
+    expect(readFileSync(join(dir, 'all.jsonl'), 'utf8').trim().split('\n')).toHaveLength(2);
+  });
+
+  it('-o /dev/stdout works as -o -', () => {
+    const run = bounded(['analyze', HEALTHY, '--format', 'json', '-o', '/dev/stdout']);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).input.path).toBe(HEALTHY);
+  });
+
+  it('several JSON reports on stdout are one array; several JUnit documents are refused', () => {
+    const json = bounded(['analyze', HEALTHY, OLD_BOOT, '--format', 'json', '-o', '-'], 60_000);
+    expect((JSON.parse(json.stdout) as { input: { path: string } }[]).map((r) => r.input.path)).toEqual([HEALTHY, OLD_BOOT]);
+    const junit = bounded(['analyze', HEALTHY, OLD_BOOT, '--format', 'junit', '-o', '-']);
+    expect(junit.code).toBe(2);
+    expect(junit.stderr).toMatch(/several junit reports do not make one document/);
+  });
+});
+
+describe('input that is no diagnostic archive', () => {
+  it('is a failed batch row with the reason, while the other archive is analysed', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'random.bin'), randomBytes(100 * 1024));
+    const run = bounded(['analyze', HEALTHY, join(dir, 'random.bin'), '--format', 'jsonl', '-o', '-'], 60_000);
+    expect(run.code).toBe(0);
+    const rows = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { input: string; status: string; error?: string });
+    const random = rows.find((row) => row.input.endsWith('random.bin'));
+    expect(random?.status).toBe('failed');
+    expect(random?.error).toMatch(/no must-gather, inspect or gather-extra tree, and no log: found 1 file of unknown content/);
+  });
+
+  it('inspect and timeline say so too (exit 2, one line)', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'notes.txt'), 'customer notes\n');
+    for (const command of ['inspect', 'timeline']) {
+      const run = bounded([command, join(dir, 'notes.txt')]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/^mgsift: error: .*found 1 file of unknown content/);
+    }
+  });
+});
+
+describe('two clusters in one input', () => {
+  /** A case folder: one cluster's must-gather.tar.gz beside another's unpacked must-gather.local.5/. */
+  function twoClusterCase(): string {
+    const dir = tempDir();
+    const caseDir = join(dir, 'case');
+    mkdirSync(caseDir);
+    const packed = packTree(MG_MINI, 'must-gather-aws', dir)['tar.gz'];
+    cpSync(packed, join(caseDir, 'must-gather.tar.gz'));
+    cpSync(join(MG_MINI, 'must-gather-aws'), join(caseDir, 'must-gather.local.5'), { recursive: true });
+    const image = readdirSync(join(caseDir, 'must-gather.local.5')).find((name) => name.startsWith('quay-io'))!;
+    const version = join(caseDir, 'must-gather.local.5', image, 'cluster-scoped-resources/config.openshift.io/clusterversions/version.yaml');
+    writeFileSync(version, readFileSync(version, 'utf8').replace('96eb6c40-16e8-4718-ade6-5d7c6f05e120', '1d754610-c657-4a11-ad51-733c3196dc6c'));
+    return caseDir;
+  }
+
+  it('analyze refuses one report of two clusters, naming both and how to analyse them apart', () => {
+    const caseDir = twoClusterCase();
+    const run = bounded(['analyze', caseDir, '--format', 'json', '-o', '-']);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/holds 2 clusters \(1d754610-c657-4a11-ad51-733c3196dc6c in must-gather\.local\.5\/quay-io[^,]*, 96eb6c40-16e8-4718-ade6-5d7c6f05e120 in must-gather\.tar\.gz\//);
+    expect(run.stderr).toContain(`mgsift analyze ${caseDir}/must-gather.local.5 ${caseDir}/must-gather.tar.gz`);
+  });
+
+  it('inspect --json and timeline refuse it too', () => {
+    const caseDir = twoClusterCase();
+    expect(bounded(['inspect', '--json', caseDir]).stderr).toMatch(/holds 2 clusters/);
+    expect(bounded(['timeline', caseDir, '--no-rules']).stderr).toMatch(/holds 2 clusters/);
+  });
+
+  it('inspect expands a folder of archives as analyze does; --json is always an array', () => {
+    const dir = tempDir();
+    cpSync(HEALTHY, join(dir, 'a.tar.gz'));
+    cpSync(OLD_BOOT, join(dir, 'b.tar.gz'));
+    const many = bounded(['inspect', '--json', dir]);
+    expect(many.code).toBe(0);
+    expect((JSON.parse(many.stdout) as { input: { path: string } }[]).map((r) => r.input.path)).toEqual([join(dir, 'a.tar.gz'), join(dir, 'b.tar.gz')]);
+    const one = bounded(['inspect', '--json', HEALTHY]);
+    expect(JSON.parse(one.stdout)).toHaveLength(1);
+    const timeline = bounded(['timeline', dir, '--no-rules']);
+    expect(timeline.code).toBe(2);
+    expect(timeline.stderr).toMatch(/is a folder of 2 archives; a timeline is of one/);
+  });
+});
+
+describe('list options do not eat the input', () => {
+  it('analyze --only cvo <input>, --only a,b and repeated --exclude', () => {
+    const run = bounded(['analyze', '--only', 'cvo-final-sync-lost', HEALTHY, '--format', 'json', '-o', '-']);
+    expect(run.code).toBe(0);
+    const listed = bounded(['analyze', '--only', 'cvo-final-sync-lost,clusterversion-failing', '--exclude', 'clusterversion-failing', '--exclude', 'cvo', HEALTHY, '--format', 'json', '-o', '-']);
+    expect(listed.code).toBe(0);
+  });
+
+  it('timeline --lane operator <input>', () => {
+    const run = bounded(['timeline', '--lane', 'operator', HEALTHY, '--no-rules', '--format', 'json']);
+    expect(run.code).toBe(0);
+    expect(new Set((JSON.parse(run.stdout) as { items: { lane: string }[] }).items.map((item) => item.lane))).toEqual(new Set(['operator']));
+  });
+});
+
+describe('one logical log per namespace, pod, container and stream', () => {
+  const CVO_POD = 'cluster-version-operator-849b4dcf9c-dl6zb';
+  const imageOf = (mg: string): string => readdirSync(mg).find((name) => name.startsWith('quay-io'))!;
+  const cvoLog = (mg: string): string =>
+    join(mg, imageOf(mg), 'namespaces/openshift-cluster-version/pods', CVO_POD, 'cluster-version-operator/cluster-version-operator/logs/current.log');
+
+  interface Report {
+    digest?: { lines: number };
+    problems: { path: string; reason: string }[];
+    findings: { evidence: { file: string; line?: number }[] }[];
+  }
+  const report = (input: string): Report => JSON.parse(bounded(['analyze', input, '--format', 'json', '-o', '-', '--fail-on', 'critical']).stdout) as Report;
+
+  it("a Prow job's gather-extra and must-gather copies of a pod log are read once", () => {
+    const dir = tempDir();
+    const mg = join(dir, 'artifacts/e2e/gather-must-gather/artifacts/must-gather-aws');
+    cpSync(join(MG_MINI, 'must-gather-aws'), mg, { recursive: true });
+    const pods = join(dir, 'artifacts/e2e/gather-extra/artifacts/pods');
+    mkdirSync(pods, { recursive: true });
+    cpSync(cvoLog(mg), join(pods, `openshift-cluster-version_${CVO_POD}_cluster-version-operator.log`));
+    const alone = report(MG_MINI);
+    const both = report(dir);
+    expect(both.digest?.lines).toBe(alone.digest?.lines);
+    const skipped = both.problems.filter((p) => p.reason.startsWith('skipped as duplicate'));
+    expect(skipped.map((p) => p.path)).toEqual([cvoLog(mg).slice(dir.length + 1)]);
+    expect(skipped[0]!.reason).toContain(`(openshift-cluster-version/${CVO_POD}/cluster-version-operator, current) was read from artifacts/e2e/gather-extra/artifacts/pods/`);
+    for (const finding of both.findings) {
+      const places = finding.evidence.filter((e) => e.line !== undefined).map((e) => `${e.line}`);
+      expect(new Set(places).size).toBe(places.length);
+    }
+  });
+
+  it('two image roots of one must-gather whose namespaces overlap count each log once', () => {
+    const dir = tempDir();
+    const mg = join(dir, 'must-gather-aws');
+    cpSync(join(MG_MINI, 'must-gather-aws'), mg, { recursive: true });
+    const image = imageOf(mg);
+    cpSync(join(mg, image, 'namespaces'), join(mg, `${image.replace(/sha256-\w+$/, 'sha256-')}${'0'.repeat(64)}`, 'namespaces'), { recursive: true });
+    const alone = report(MG_MINI);
+    const both = report(dir);
+    expect(both.digest?.lines).toBe(alone.digest?.lines);
+    expect(both.problems.filter((p) => p.reason.startsWith('skipped as duplicate')).length).toBeGreaterThan(0);
+  });
+});
+
+describe('a rule over skipped input is not checked, never passed', () => {
+  interface Report {
+    passed: { ruleId: string }[];
+    notChecked: { ruleId: string; reason: string }[];
+  }
+  const report = (args: string[]): Report => JSON.parse(bounded(['analyze', ...args, '--format', 'json', '-o', '-', '--fail-on', 'critical'], 60_000).stdout) as Report;
+
+  it('--max-entry-bytes skipping events.yaml: events-failed-scheduling is not checked, naming the file', () => {
+    const r = report([HEALTHY, '--max-entry-bytes', '1K']);
+    expect(r.passed.map((p) => p.ruleId)).not.toContain('events-failed-scheduling');
+    const events = r.notChecked.find((n) => n.ruleId === 'events-failed-scheduling');
+    expect(events?.reason).toMatch(/^part of its input was not read: .*events\.yaml: entry of \d+ bytes skipped \(--max-entry-bytes 1024\)/);
+  });
+
+  it('a truncated .tar.xz passes no rule that reads logs, objects or events', () => {
+    const dir = tempDir();
+    const whole = readFileSync(packTree(MG_MINI, 'must-gather-aws', dir)['tar.xz']);
+    writeFileSync(join(dir, 'cut.tar.xz'), whole.subarray(0, Math.floor(whole.length / 2)));
+    const r = report([join(dir, 'cut.tar.xz')]);
+    const unread = r.notChecked.filter((n) => n.reason.startsWith('part of its input was not read: the input was read only up to '));
+    expect(unread.length).toBeGreaterThan(0);
+    expect(r.passed.map((p) => p.ruleId)).not.toContain('pod-crashlooping');
+  });
+});
+
+describe('reports say what did not run or could not be checked', () => {
+  it('--only names the selection and the rules left out, in JSON, Markdown and JUnit', () => {
+    const json = JSON.parse(bounded(['analyze', HEALTHY, '--only', 'cvo', '--format', 'json', '-o', '-']).stdout) as {
+      selection: { only: string[]; leftOut: string[] };
+      banners: string[];
+    };
+    expect(json.selection.only).toEqual(['cvo']);
+    expect(json.selection.leftOut).toContain('pod-crashlooping');
+    expect(json.banners.join('\n')).toMatch(/Rules selected with --only cvo: \d+ rule\(s\) of the pack did not run \(.*clusteroperator-degraded/);
+    const md = bounded(['analyze', HEALTHY, '--only', 'cvo', '--format', 'md', '-o', '-']).stdout;
+    expect(md).not.toContain('Every rule could be evaluated.');
+    expect(md).toMatch(/Rules selected with --only cvo/);
+    expect(bounded(['analyze', HEALTHY, '--exclude', 'cvo', '--format', 'junit', '-o', '-']).stdout).toMatch(/Rules selected with --exclude cvo/);
+  });
+
+  it('a batch row carries its not-checked count, and "nothing-checked" when no rule could be checked', () => {
+    const dir = tempDir();
+    const ns = join(dir, 'bare-mg', 'must-gather.local.1', `quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-${'0'.repeat(64)}`, 'namespaces/foo/core');
+    mkdirSync(ns, { recursive: true });
+    writeFileSync(join(ns, 'configmaps.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: foo\n');
+    const run = bounded(['analyze', join(dir, 'bare-mg'), HEALTHY, '--format', 'jsonl', '-o', '-'], 60_000);
+    const rows = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { input: string; status: string; notChecked?: number; error?: string });
+    const empty = rows.find((row) => row.input.endsWith('bare-mg'))!;
+    expect(empty.status).toBe('nothing-checked');
+    expect(empty.error).toMatch(/^none of the \d+ rules could be checked \(/);
+    expect(empty.notChecked).toBeGreaterThan(10);
+    const healthy = rows.find((row) => row.input === HEALTHY)!;
+    expect(healthy.status).toBe('ok');
+    expect(typeof healthy.notChecked).toBe('number');
+  });
+
+  it('a mistyped --rules is exit 2 with the path, for analyze and rules list', () => {
+    for (const args of [['analyze', HEALTHY, '--rules', '/nonexistent/rules', '-o', '-', '--format', 'json'], ['rules', 'list', '--rules', '/nonexistent/rules']]) {
+      const run = bounded(args);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toBe('mgsift: error: --rules /nonexistent/rules: no such folder\n');
+    }
+  });
+});
+
+describe('messages say what happened', () => {
+  it('a truncated .tar.xz is never blamed on --max-parse-bytes', () => {
+    const dir = tempDir();
+    const whole = readFileSync(packTree(MG_MINI, 'must-gather-aws', dir)['tar.xz']);
+    for (const share of [0.3, 0.4, 0.5, 0.6, 0.7, 0.8]) {
+      writeFileSync(join(dir, 'cut.tar.xz'), whole.subarray(0, Math.floor(whole.length * share)));
+      const run = bounded(['analyze', join(dir, 'cut.tar.xz'), '--format', 'json', '-o', '-', '--fail-on', 'critical']);
+      const report = JSON.parse(run.stdout) as { problems: { reason: string }[]; banners: string[] };
+      expect(report.problems.map((p) => p.reason).join('\n'), `cut at ${share}`).not.toContain('--max-parse-bytes');
+      expect(report.banners.join('\n')).toMatch(/The input is truncated or corrupt/);
+    }
+  });
+});
+
+describe('a stop at a limit is headed as one', () => {
+  it('--max-entries: "Reading stopped at a limit", not "truncated or corrupt"', () => {
+    const report = JSON.parse(bounded(['analyze', HEALTHY, '--max-entries', '10', '--format', 'json', '-o', '-', '--fail-on', 'critical']).stdout) as { banners: string[] };
+    const banners = report.banners.join('\n');
+    expect(banners).toMatch(/Reading stopped at a limit \(more than 10 entries: the rest was not read \(--max-entries\)\)/);
+    expect(banners).not.toMatch(/truncated or corrupt/);
+  });
+});

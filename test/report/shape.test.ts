@@ -1,0 +1,157 @@
+/**
+ * Reports sized for their readers: the Markdown report fits a case comment on every bundled
+ * sample and real must-gather (skipped when ../shared/samples-real is absent), says what it left
+ * out, and `--md-limit` / `--md-full` change that; remediation fences commands only; the budget
+ * shares its room by priority; `rules list` has a header and says when severity changes.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { mgsift } from '../helpers/cli.js';
+import { inlineParts, remediationBlocks } from '../../src/report/common.js';
+import { countList, layoutParts, type MdPart } from '../../src/report/md-budget.js';
+import { MD_DEFAULT_LIMIT } from '../../src/report/markdown.js';
+
+const SAMPLES = fileURLToPath(new URL('../../samples/', import.meta.url));
+const REAL = fileURLToPath(new URL('../../../shared/samples-real/', import.meta.url));
+const samples = readdirSync(SAMPLES)
+  .filter((f) => f.endsWith('.tar.gz'))
+  .sort()
+  .map((f) => join(SAMPLES, f));
+const real = ['must-gather-aws.tar.xz', 'must-gather-metal.tar.xz'].map((f) => join(REAL, f)).filter((p) => existsSync(p));
+
+function markdown(input: string, extra: string[] = []): string {
+  const run = mgsift(['analyze', input, '--format', 'md', '-o', '-', '--fail-on', 'critical', ...extra]);
+  expect(run.stderr).toBe('');
+  return run.stdout;
+}
+
+describe('Markdown report size', () => {
+  it.each(samples)('bundled sample %s: under 60,000 characters, findings first', (input) => {
+    const md = markdown(input);
+    expect(md.length).toBeLessThan(MD_DEFAULT_LIMIT);
+    const findings = md.indexOf('## Findings');
+    expect(findings).toBeGreaterThan(0);
+    for (const later of ['## Unrecognised errors', '## Timeline', '## Rules not checked']) {
+      if (md.includes(later)) expect(md.indexOf(later)).toBeGreaterThan(findings);
+    }
+  });
+
+  it.skipIf(real.length === 0).each(real)('real must-gather %s: under 60,000 characters, says what was left out and where', (input) => {
+    const md = markdown(input);
+    expect(md.length).toBeLessThan(MD_DEFAULT_LIMIT);
+    expect(md).toMatch(/> \*\*Shortened to 60,000 characters:\*\* .*timeline rows? .*left out/);
+    expect(md).toContain('`--md-full` writes everything here');
+    expect(md).toContain('`mgsift timeline <input>`');
+    // The finding with its remediation is in; the cut fell on the extracts.
+    expect(md).toContain('### INFO: The scheduler could not place pods (FailedScheduling events)');
+    expect(md).toContain('#### Remediation');
+  });
+
+  it.skipIf(real.length === 0)('--md-limit and --md-full choose the size', () => {
+    const input = real[0] ?? '';
+    const small = markdown(input, ['--md-limit', '20000']);
+    expect(small.length).toBeLessThan(20_000);
+    expect(small).toContain('Shortened to 20,000 characters');
+    expect(small).toContain('## Findings');
+    const full = markdown(input, ['--md-full']);
+    expect(full.length).toBeGreaterThan(MD_DEFAULT_LIMIT);
+    expect(full).not.toContain('Shortened to');
+  });
+
+  it('refuses a bad --md-limit, and --md-limit with --md-full', () => {
+    const input = samples[0] ?? '';
+    for (const args of [['--md-limit', 'lots'], ['--md-limit', '10'], ['--md-limit', '30000', '--md-full']]) {
+      const run = mgsift(['analyze', input, '--format', 'md', '-o', '-', ...args]);
+      expect(run.code, args.join(' ')).toBe(2);
+      expect(run.stderr).toMatch(/^mgsift: error: --md-/);
+    }
+  });
+});
+
+describe('remediation: commands fenced, prose kept', () => {
+  it('takes lines indented two spaces deeper than their prose, and `$ ` lines, as commands', () => {
+    const text = [
+      'Read what the CVO waits on:',
+      '  oc adm upgrade',
+      '  oc get clusteroperators',
+      'Then look at `oc get nodes` output.',
+      '$ oc get mcp',
+    ].join('\n');
+    expect(remediationBlocks(text)).toEqual([
+      { kind: 'text', text: 'Read what the CVO waits on:' },
+      { kind: 'code', text: 'oc adm upgrade\noc get clusteroperators' },
+      { kind: 'text', text: 'Then look at `oc get nodes` output.' },
+      { kind: 'code', text: 'oc get mcp' },
+    ]);
+  });
+
+  it('keeps the continuation lines of a numbered item as prose, its deeper lines as commands', () => {
+    const text = ['1. Check the stub:', '     oc get secret/worker-user-data', '   If it says 2.2.0, write a copy.', '2. Then the certificate.'].join('\n');
+    expect(remediationBlocks(text)).toEqual([
+      { kind: 'text', text: '1. Check the stub:' },
+      { kind: 'code', text: 'oc get secret/worker-user-data' },
+      { kind: 'text', text: 'If it says 2.2.0, write a copy.\n2. Then the certificate.' },
+    ]);
+  });
+
+  it('keeps a fenced script whole, comments included', () => {
+    const text = ['```sh', '# review first', 'oc delete installplan -n ns ip-1', '```'].join('\n');
+    expect(remediationBlocks(text)).toEqual([{ kind: 'code', text: '# review first\noc delete installplan -n ns ip-1' }]);
+  });
+
+  it('cuts prose around code spans as CommonMark does', () => {
+    expect(inlineParts('run `mgsift rules new --from <id>` now')).toEqual([
+      { code: false, text: 'run ' },
+      { code: true, text: 'mgsift rules new --from <id>' },
+      { code: false, text: ' now' },
+    ]);
+    expect(inlineParts('a `` x`y `` b')).toEqual([
+      { code: false, text: 'a ' },
+      { code: true, text: 'x`y' },
+      { code: false, text: ' b' },
+    ]);
+    expect(inlineParts('it`s open')).toEqual([{ code: false, text: 'it`s open' }]);
+  });
+});
+
+describe('Markdown budget', () => {
+  const part = (text: string, priority: number, extra: Partial<MdPart> = {}): MdPart => ({ text: `${text}\n`, priority, ...extra });
+
+  it('takes parts by priority, prints them in reading order, cuts groups as a prefix and notes the cut', () => {
+    const parts: MdPart[] = [
+      part('# title', 0),
+      { text: '', priority: 0, leftOutLine: true },
+      ...[1, 2, 3, 4].map((n) => part(`row ${n} ${'x'.repeat(80)}`, 3, { group: 'rows', unit: 'row' })),
+      part('finding', 1),
+    ];
+    const { text, leftOut } = layoutParts(parts, { limit: 600 + 250, notes: { rows: (n) => (n > 0 ? `*${n} more rows*` : '') } }, (l) =>
+      l.size > 0 ? `left out: ${countList(l)}` : '',
+    );
+    expect(text).toContain('# title\nleft out: 2 rows\n');
+    expect(text.indexOf('row 1')).toBeLessThan(text.indexOf('row 2'));
+    expect(text).not.toContain('row 3');
+    expect(text).toContain('*2 more rows*');
+    expect(text.indexOf('finding')).toBeGreaterThan(text.indexOf('*2 more rows*'));
+    expect(leftOut.get('row')).toBe(2);
+  });
+
+  it('holds a group to its share of the limit', () => {
+    const parts = [1, 2, 3, 4, 5].map((n) => part(`${n}${'y'.repeat(99)}`, 3, { group: 'digest' }));
+    const { text } = layoutParts(parts, { limit: 10_000, shares: { digest: 0.025 } }, () => '');
+    expect(text.split('\n').filter((l) => l.startsWith('1') || l.startsWith('2') || l.startsWith('3'))).toHaveLength(2);
+  });
+});
+
+describe('rules list', () => {
+  it('has a header row and says when a rule fires at another severity', () => {
+    const run = mgsift(['rules', 'list']);
+    expect(run.code).toBe(0);
+    const [head, ...rows] = run.stdout.trimEnd().split('\n');
+    expect(head).toMatch(/^ID\s+SEVERITY\s+STATUS\s+COMPONENT\s+TITLE$/);
+    expect(rows.find((r) => r.startsWith('events-failed-scheduling '))).toMatch(/ warning, info when not still_pending /);
+    expect(rows.find((r) => r.startsWith('update-rollback '))).toMatch(/ warning, error when y_stream /);
+    expect(rows.find((r) => r.startsWith('node-not-ready '))).toMatch(/ error\s+stable /);
+  });
+});
