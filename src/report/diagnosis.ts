@@ -6,7 +6,8 @@
 import type { DiagnosisNode, ObjectRef } from '../engine/diagnosis.js';
 import { describeObject } from '../engine/diagnosis.js';
 import type { Report } from './model.js';
-import { formatUtc, sanitizeText } from './common.js';
+import { formatUtc, sanitizeText, sortFindings } from './common.js';
+import { findingId } from '../engine/findings.js';
 import { mdText } from './md.js';
 
 /** Objects named per finding in the diagnosis; the finding itself lists them all. */
@@ -107,6 +108,9 @@ export interface DiagnosisView {
   roots: DiagnosisNodeView[];
   hasRoots: boolean;
   summary: string;
+  /** Findings outside every chain (context, mostly info), linked so each finding is one click from the top. */
+  others: { href: string; severity: string; title: string }[];
+  hasOthers: boolean;
   cycles: string[];
 }
 
@@ -122,9 +126,15 @@ export function diagnosisView(report: Report): DiagnosisView {
     hasChildren: node.explains.length > 0,
   });
   const roots = report.diagnosis.roots;
+  const inChains = new Set(roots.flatMap((root) => flattenChain(root).map((x) => x.node.ruleId)));
+  const others = sortFindings(report.findings)
+    .filter((f) => !inChains.has(findingId(f)))
+    .map((f) => ({ href: `#${findingAnchor(findingId(f))}`, severity: f.severity, title: sanitizeText(f.key !== undefined ? `${f.title} — ${f.key}` : f.title) }));
   return {
     roots: roots.map(view),
     hasRoots: roots.length > 0,
+    others,
+    hasOthers: others.length > 0,
     summary:
       roots.length === 0
         ? noProblemSentence(report)

@@ -183,7 +183,7 @@ export function htmlView(report: Report, options: HtmlOptions = {}): HtmlView {
 
   const sorted = sortFindings(report.findings);
   const findings = sorted.map((f) => findingView(f, shown));
-  const findingRows = sorted.map((f): FindingRowView => ({ anchor: findingAnchor(f.ruleId), severity: f.severity, title: s(f.title), ...findingGlance(f) }));
+  const findingRows = sorted.map((f): FindingRowView => ({ anchor: findingAnchor(findingId(f)), severity: f.severity, title: s(f.title), ...findingGlance(f) }));
   const counts = countsDesc(report);
   const collected = report.collectedAt !== undefined && report.collectedAt !== '';
   return {
