@@ -19,6 +19,8 @@ const CLONES = 10;
 
 const TARGETS = {
   decompress: { gz: 1.0, xz: 1.1 },
+  /** Issue 16: with worker threads (`--threads 2` here, 2 cores). */
+  threadsDecompress: { gz: 1.3, xz: 1.3 },
   tarGrep: 0.25,
   tarRg: 0.5,
   pipeRg: 1.0,
@@ -149,12 +151,23 @@ function timed(commandLine, ok = [0], env = process.env) {
   return seconds;
 }
 
+/**
+ * The scaling curve (issue 16): `--threads 1` and `--threads 2` on every core, and on one core
+ * (`taskset -c 0`: the process, its zlib pool and the `xz` it starts), so that how the time
+ * splits between the container and the parsing shows.
+ */
+const THREAD_RUNS = [
+  { name: 'threads2', args: ['--threads', '2'], prefix: [] },
+  { name: 'oneCoreThreads1', args: ['--threads', '1'], prefix: ['taskset', '-c', '0'] },
+  { name: 'oneCoreThreads2', args: ['--threads', '2'], prefix: ['taskset', '-c', '0'] },
+];
+
 /** One mgsift analysis: wall time, peak RSS, CPU time and the report's findings. */
-function mgsift(archive, work, extraArgs) {
+function mgsift(archive, work, extraArgs, prefix = []) {
   const report = join(work, 'report.json');
   const usageFile = join(work, 'usage.json');
   rmSync(report, { force: true });
-  const line = ['node', '--import', quote(pathToFileURL(USAGE).href), quote(CLI), 'analyze', quote(archive), '--format', 'json', '-o', quote(report), ...extraArgs.map(quote)].join(' ');
+  const line = [...prefix, 'node', '--import', quote(pathToFileURL(USAGE).href), quote(CLI), 'analyze', quote(archive), '--format', 'json', '-o', quote(report), ...extraArgs.map(quote)].join(' ');
   const seconds = timed(line, [0, 1], { ...process.env, MGSIFT_BENCH_USAGE: usageFile });
   const usage = JSON.parse(readFileSync(usageFile, 'utf8'));
   return { seconds, rssMb: usage.maxRssBytes / MB, cpuSeconds: usage.cpuSeconds, report: JSON.parse(readFileSync(report, 'utf8')) };
@@ -221,6 +234,16 @@ function repetition(setup, rep, runs, check) {
       check(one.report, 'full pack');
     },
     () => {
+      for (const run of THREAD_RUNS) {
+        if (run.prefix[0] && !tools[run.prefix[0]]) continue;
+        const one = mgsift(archive, work, run.args, run.prefix);
+        record(run.name, one.seconds);
+        record(`${run.name}Cpu`, one.cpuSeconds);
+        record(`${run.name}RssMb`, one.rssMb);
+        check(one.report, `full pack, ${[...run.prefix, ...run.args].join(' ')}`);
+      }
+    },
+    () => {
       // The same analysis with every published update risk loaded and evaluated.
       if (!UPDATE_RISKS) return;
       // Its findings are the pack's plus the update-risk ones, so it is left out of the findings check.
@@ -248,7 +271,7 @@ function findingsRecorder(expected) {
   const runs = [];
   return {
     record: (label) => (report, pack) => {
-      const tenfold = pack !== 'full pack';
+      const tenfold = pack.startsWith('pack ×10');
       runs.push({ label: `${label} (${pack})`, tenfold, missing: plantedMissing(report, expected), keys: findingKeys(report, tenfold ? (id) => id.replace(/-x\d+$/, '') : undefined) });
     },
     verdict() {
@@ -273,6 +296,10 @@ function ratios(m, format) {
     mgsiftPerTarRg: r('mgsift', 'tarRg'),
     mgsiftPerPipeRg: r('mgsift', 'pipeRg'),
     rules10PerRules1: r('mgsift10', 'mgsift'),
+    threads2PerDecompress: r('threads2', 'decompress'),
+    threads2PerThreads1: r('threads2', 'mgsift'),
+    oneCoreThreads2PerThreads1: r('oneCoreThreads2', 'oneCoreThreads1'),
+    twoCoresPerOneCore: r('mgsift', 'oneCoreThreads1'),
     // CPU seconds, all threads: on a shared machine wall time swings by more than the second measured.
     updateRisksCpuSeconds: m.mgsiftRisksCpu !== undefined && m.mgsiftCpu !== undefined ? m.mgsiftRisksCpu - m.mgsiftCpu : undefined,
     decompressLimit: TARGETS.decompress[format],
@@ -295,6 +322,7 @@ function targetRows(results) {
     add(scope, 'mgsift ÷ (tar -x + grep -rE)', r.ratios.mgsiftPerTarGrep, TARGETS.tarGrep, headline);
     add(scope, 'mgsift ÷ (tar -x + rg)', r.ratios.mgsiftPerTarRg, TARGETS.tarRg, headline);
     add(scope, `mgsift ÷ (${r.format === 'gz' ? 'pigz' : 'xz'} -dc | rg -a)`, r.ratios.mgsiftPerPipeRg, TARGETS.pipeRg, headline);
+    add(scope, `--threads 2 ÷ ${tool} -dc`, r.ratios.threads2PerDecompress, TARGETS.threadsDecompress[r.format], headline);
     add(scope, 'pack ×10 ÷ pack', r.ratios.rules10PerRules1, TARGETS.rules10, headline);
     add(scope, 'peak RSS, MB (highest run)', r.max.rssMb, TARGETS.rssMb, true);
     add(scope, 'CPU seconds --update-risks adds (medians)', r.ratios.updateRisksCpuSeconds, TARGETS.updateRisksSeconds, true);
@@ -325,7 +353,15 @@ function printTable(results, targets) {
   }
   lines.push('');
   lines.push('mgsift CPU seconds, all threads (median): ' + results.map((r) => `${r.sizeGb} GB .tar.${r.format}: ${fmt(r.medians.mgsiftCpu, 1)} (pack ×10 ${fmt(r.medians.mgsift10Cpu, 1)}; --update-risks ${fmt(r.medians.mgsiftRisksCpu, 1)})`).join('; '));
-  lines.push('peak RSS, MB (highest run): ' + results.map((r) => `${r.sizeGb} GB .tar.${r.format}: ${fmt(r.max.rssMb, 0)} (pack ×10 ${fmt(r.max.rss10Mb, 0)})`).join('; '));
+  lines.push('peak RSS, MB (highest run): ' + results.map((r) => `${r.sizeGb} GB .tar.${r.format}: ${fmt(r.max.rssMb, 0)} (pack ×10 ${fmt(r.max.rss10Mb, 0)}, --threads 2 ${fmt(r.max.threads2RssMb, 0)})`).join('; '));
+  lines.push('');
+  lines.push('scaling (medians: wall s / CPU s, all threads); --threads 1 is the default on 2 cores');
+  lines.push(['archive'.padEnd(18), ...['2 cores, 1 thread', '2 cores, 2 threads', '1 core, 1 thread', '1 core, 2 threads', '2 thr ÷ 1 thr'].map((c) => c.padStart(20))].join(''));
+  for (const r of results) {
+    const m = r.medians;
+    const cell = (name) => (m[name] === undefined ? '—' : `${fmt(m[name], 1)} / ${fmt(m[`${name}Cpu`], 1)}`).padStart(20);
+    lines.push([`${r.sizeGb} GB .tar.${r.format}`.padEnd(18), cell('mgsift'), cell('threads2'), cell('oneCoreThreads1'), cell('oneCoreThreads2'), fmt(r.ratios.threads2PerThreads1, 3).padStart(20)].join(''));
+  }
   lines.push('');
   lines.push('targets (≤ limit; * = the issue\'s own cases: the largest .tar.gz, xz -dc on the largest .tar.xz, memory everywhere)');
   for (const t of targets) {
@@ -375,7 +411,7 @@ async function main() {
   ensureBuilt();
   ensureTools();
   say(UPDATE_RISKS ? `update risks: ${UPDATE_RISKS}` : 'update risks: no cincinnati-graph-data (MGSIFT_UPDATE_RISKS or ../shared/datasets): that run is skipped');
-  const tools = { rg: hasCommand('rg'), pigz: hasCommand('pigz') };
+  const tools = { rg: hasCommand('rg'), pigz: hasCommand('pigz'), taskset: hasCommand('taskset') };
   const { loadRules } = await import(pathToFileURL(join(REPO, 'dist', 'engine', 'load.js')).href);
   const patterns = logPatterns((await loadRules()).rules);
   for (const p of patterns) {
@@ -431,7 +467,7 @@ async function main() {
   printTable(results, targets);
   const seconds = (performance.now() - started) / 1000;
   if (problems.length) process.stdout.write(`\nFINDINGS CHECK FAILED:\n  ${problems.join('\n  ')}\n`);
-  else process.stdout.write(`\nfindings check: every run found the ${archives[0]?.manifest.expected.length ?? 0} planted signals at their file:line, and the same findings\n`);
+  else process.stdout.write(`\nfindings check: every run found the ${archives[0]?.manifest.expected.length ?? 0} planted signals at their file:line, and the same findings with every thread count, on one core or two\n`);
   process.stdout.write(`took ${seconds.toFixed(0)} s (${generated.toFixed(0)} s preparing archives)\n`);
 
   writeResults({ options, seconds, generated, archives, patterns, results, targets, problems });

@@ -3,19 +3,20 @@ import type { Limits } from '../core/limits.js';
 import { InputError, isSingleFile, openInput } from '../sources/open.js';
 import type { Source, SourceOptions } from '../sources/types.js';
 import { walk } from '../ingest/walk.js';
-import type { EntryConsumer, WalkSummary } from '../ingest/consumer.js';
+import { isParallel, type WalkSummary } from '../ingest/consumer.js';
 import type { WalkProgress } from '../ingest/walk.js';
-import { FactsCollector, type Facts } from '../facts/collector.js';
-import { InventoryCollector, type Inventory } from '../facts/inventory.js';
-import { TimelineSourcesCollector, type TimelineSources } from '../facts/timeline-sources.js';
-import { RuleEngine, type EngineResult } from '../engine/engine.js';
+import type { EntryPool } from '../ingest/pool.js';
+import type { Facts } from '../facts/collector.js';
+import type { Inventory } from '../facts/inventory.js';
+import type { TimelineSources } from '../facts/timeline-sources.js';
+import type { EngineResult } from '../engine/engine.js';
 import type { Rule } from '../engine/rule.js';
-import { ClusterRoots, severalClusters } from './clusters.js';
-import { BareLogRecogniser, nothingRecognised } from './recognised.js';
-import { DigestCollector, type Digest, type ExplainedLine } from '../digest/collector.js';
-import { MetricsCollector } from '../facts/metrics.js';
+import type { Digest, ExplainedLine } from '../digest/collector.js';
+import { severalClusters } from './clusters.js';
+import { nothingRecognised } from './recognised.js';
 import type { RiskData } from '../risks/load.js';
 import { updateRisks, type UpdateRisks } from '../risks/update-risks.js';
+import { analysisConsumers, analysisPool, threadsFor, type ConsumerOptions, type RuleSource, type WorkerConsumerOptions } from './consumers.js';
 
 /** One input read once: its facts, and (when rules are given) the engine's verdicts. */
 export interface Analysis {
@@ -44,7 +45,18 @@ export interface AnalyzeOptions {
   digest?: boolean;
   /** cincinnati-graph-data blocked edges to evaluate (`--update-risks`). */
   riskData?: RiskData | undefined;
-  onProgress?: (progress: WalkProgress) => void;
+  onProgress?: ((progress: WalkProgress) => void) | undefined;
+  /**
+   * Threads that parse and scan entries: 1 (or absent) reads everything on this thread; N > 1
+   * starts N worker threads and leaves this one the container. Needs `ruleSource` with rules.
+   */
+  threads?: number | 'auto' | undefined;
+  /** Most threads `auto` may choose (several analyses at once share the cores). */
+  maxThreads?: number | undefined;
+  /** Where `rules` came from, for worker threads to load the same. */
+  ruleSource?: RuleSource | undefined;
+  /** Worker threads to read with (the caller's, kept open for the next input), instead of `threads`. */
+  pool?: EntryPool | undefined;
   /** Where the entries come from when not from the path (the built-in fixtures inside the single file). */
   open?: ((options: SourceOptions) => Source) | undefined;
   /**
@@ -61,16 +73,25 @@ export async function analyzeInput(input: string, options: AnalyzeOptions): Prom
   const sourceOptions: SourceOptions = { limits: options.limits, problems };
   const source = options.open ? options.open(sourceOptions) : await openInput(input, sourceOptions);
   const bareInput = isSingleFile(source);
-  const facts = new FactsCollector(options.limits.maxLineBytes);
-  const engine = options.rules ? new RuleEngine(options.rules, { maxLineBytes: options.limits.maxLineBytes, bareInput }) : undefined;
-  const inventory = options.inventory ? new InventoryCollector() : undefined;
-  const timeline = new TimelineSourcesCollector();
-  const digest = options.digest ? new DigestCollector(options.limits.maxLineBytes) : undefined;
-  const logs = new BareLogRecogniser(bareInput);
-  const clusterRoots = new ClusterRoots();
-  const metrics = options.riskData ? new MetricsCollector() : undefined;
-  const consumers: EntryConsumer[] = [logs, clusterRoots, facts, timeline, ...(engine ? [engine] : []), ...(inventory ? [inventory] : []), ...(digest ? [digest] : []), ...(metrics ? [metrics] : [])];
-  const summary = await walk(source, consumers, { problems, limits: options.limits, onProgress: options.onProgress });
+  const consumerOptions: ConsumerOptions = {
+    maxLineBytes: options.limits.maxLineBytes,
+    bareInput,
+    inventory: options.inventory ?? false,
+    digest: options.digest ?? false,
+    metrics: options.riskData !== undefined,
+  };
+  const { logs, clusterRoots, facts, timeline, engine, inventory, digest, metrics, all: consumers } = analysisConsumers(consumerOptions, options.rules);
+  // Every consumer must be able to run in a worker, and workers must be able to load the rules.
+  const parallel = consumers.every(isParallel) && (options.rules === undefined || options.ruleSource !== undefined);
+  const threads = options.pool || !parallel ? 1 : await threadsFor(input, options.threads ?? 1, options.maxThreads);
+  const ownPool = threads > 1 ? analysisPool(threads) : undefined;
+  const pool = parallel ? startInput(options.pool ?? ownPool, options, consumerOptions) : undefined;
+  let summary: WalkSummary;
+  try {
+    summary = await walk(source, consumers, { problems, limits: options.limits, onProgress: options.onProgress, pool });
+  } finally {
+    await ownPool?.close();
+  }
   if (summary.entries === 0 && problems.truncatedAt !== undefined) {
     // Nothing was read: no report to make, an input error (exit 2) with the container's reason.
     throw new InputError(`${input}: ${problems.items[0]?.reason ?? 'unreadable'}`);
@@ -99,6 +120,14 @@ export async function analyzeInput(input: string, options: AnalyzeOptions): Prom
     limits: options.limits,
     durationMs: Date.now() - started,
   };
+}
+
+/** The pool's workers set up for this input. */
+function startInput(pool: EntryPool | undefined, options: AnalyzeOptions, consumerOptions: ConsumerOptions): EntryPool | undefined {
+  if (!pool) return undefined;
+  const workerOptions: WorkerConsumerOptions = { ...consumerOptions, rules: options.rules ? options.ruleSource : undefined };
+  pool.begin(workerOptions, options.limits);
+  return pool;
 }
 
 /** A log line is explained when a finding holds it as evidence: same file, same line. */

@@ -1,4 +1,4 @@
-import type { EntryConsumer, Need } from '../ingest/consumer.js';
+import type { Need, ParallelConsumer } from '../ingest/consumer.js';
 import type { ClassifiedEntry } from '../layout/types.js';
 import type { K8sObject } from '../parsers/k8s.js';
 
@@ -8,9 +8,22 @@ import type { K8sObject } from '../parsers/k8s.js';
  * and another's unpacked must-gather.local.5/) is two clusters, never one report. Roots without
  * a ClusterVersion cannot be told apart and are taken to belong with the others.
  */
-export class ClusterRoots implements EntryConsumer {
+export class ClusterRoots implements ParallelConsumer<[string, string][]> {
   /** Cluster ID → the first root (or file) it was read from. */
   private readonly ids = new Map<string, string>();
+
+  /** In a worker thread `ids` holds one entry's IDs, handed over by `takeEntry` and then cleared. */
+  keepEntriesApart(): void {}
+
+  takeEntry(): [string, string][] {
+    const taken = [...this.ids];
+    this.ids.clear();
+    return taken;
+  }
+
+  mergeEntry(taken: [string, string][]): void {
+    for (const [id, root] of taken) if (!this.ids.has(id)) this.ids.set(id, root);
+  }
 
   need(entry: ClassifiedEntry): Need | undefined {
     return entry.group === 'config.openshift.io' && entry.resource === 'clusterversions' ? { objects: true } : undefined;

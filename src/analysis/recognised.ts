@@ -1,4 +1,4 @@
-import type { EntryConsumer, Need, WalkSummary } from '../ingest/consumer.js';
+import type { Need, ParallelConsumer, WalkSummary } from '../ingest/consumer.js';
 import type { ClassifiedEntry } from '../layout/types.js';
 import { LogShape } from '../parsers/log-shape.js';
 import type { Problems } from '../core/problems.js';
@@ -8,12 +8,27 @@ import type { Problems } from '../core/problems.js';
  * one file, or a `*.log` outside any gather root — and tells which of them are logs (see
  * `LogShape` for what it looks for). A file that is no log is no evidence of anything.
  */
-export class BareLogRecogniser implements EntryConsumer {
+export class BareLogRecogniser implements ParallelConsumer<{ logs: number; notLogs: number }> {
   private readonly shapes = new Map<string, LogShape>();
   logs = 0;
   notLogs = 0;
 
   constructor(readonly bareInput: boolean) {}
+
+  /** In a worker thread the counts are each entry's own, handed over by `takeEntry` and then reset. */
+  keepEntriesApart(): void {}
+
+  takeEntry(): { logs: number; notLogs: number } {
+    const taken = { logs: this.logs, notLogs: this.notLogs };
+    this.logs = 0;
+    this.notLogs = 0;
+    return taken;
+  }
+
+  mergeEntry(taken: { logs: number; notLogs: number }): void {
+    this.logs += taken.logs;
+    this.notLogs += taken.notLogs;
+  }
 
   need(entry: ClassifiedEntry): Need | undefined {
     return this.candidate(entry) ? { text: true } : undefined;

@@ -1,13 +1,14 @@
 import { basename, join } from 'node:path';
 import { open, stat } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { Command, Option } from 'commander';
 import { expandInputs } from '../analysis/inputs.js';
 import { SEVERITIES, type Severity } from '../engine/findings.js';
 import type { Report } from '../report/model.js';
 import { archiveRow, buildIndex, failedRow, isFailing, jsonLine, renderIndexHtml, renderIndexJson, renderIndexMarkdown, type BatchIndex, type IndexRow } from '../report/index.js';
 import { InputError } from '../sources/open.js';
-import { addLimitOptions } from './common.js';
-import { collectList, collectRepeated, limitsFrom, UsageError, type LimitFlags } from './options.js';
+import { addLimitOptions, addThreadsOption } from './common.js';
+import { collectList, collectRepeated, limitsFrom, threadsFrom, UsageError, type LimitFlags } from './options.js';
 import { loadRulesOrFail, selectRules } from './rule-selection.js';
 import { FORMATS, renderReport, type Format } from './formats.js';
 import { MD_DEFAULT_LIMIT, type MarkdownOptions } from '../report/markdown.js';
@@ -24,6 +25,7 @@ interface AnalyzeFlags extends LimitFlags {
   only?: string[];
   exclude?: string[];
   jobs: string;
+  threads?: string;
   quiet?: boolean;
   mdLimit?: string;
   mdFull?: boolean;
@@ -34,7 +36,7 @@ interface AnalyzeFlags extends LimitFlags {
 const JSONL = 'jsonl';
 
 export function analyzeCommand(): Command {
-  return addUpdateRisksOption(addLimitOptions(
+  return addUpdateRisksOption(addThreadsOption(addLimitOptions(
     new Command('analyze')
       .description('apply the rule pack to each input and write its report; several inputs also get an index (index.html, .md, .json)')
       .argument(
@@ -51,7 +53,7 @@ export function analyzeCommand(): Command {
       .option('-q, --quiet', 'print nothing but errors')
       .option('--md-limit <chars>', `Markdown report: characters at most, sections sharing them in priority order (default: ${MD_DEFAULT_LIMIT})`)
       .option('--md-full', 'Markdown report: everything, with no size limit'),
-  )).action(async (inputs: string[], flags: AnalyzeFlags, command: Command) => {
+  ))).action(async (inputs: string[], flags: AnalyzeFlags, command: Command) => {
     const jobs = Number(flags.jobs);
     if (!Number.isInteger(jobs) || jobs < 1) throw new UsageError(`--jobs needs a whole number of at least 1, not '${flags.jobs}'`);
     // The diagnosis alone is for a terminal: stdout unless -o says otherwise.
@@ -64,12 +66,13 @@ export function analyzeCommand(): Command {
     const chosen = new Set(rules.map((r) => r.id));
     const selection = flags.only || flags.exclude ? { only: flags.only ?? [], exclude: flags.exclude ?? [], leftOut: loaded.rules.filter((r) => !chosen.has(r.id)).map((r) => r.id) } : undefined;
     const riskData = await loadUpdateRisks(updateRisksDir(flags.updateRisks));
-    const spec: BatchSpec = { limits: limitsFrom(flags), ruleDirs: flags.rules ?? [], ruleIds: [...chosen], selection, updateRisksDir: riskData?.dir };
     const say = (line: string): void => {
       if (!flags.quiet && !toStdout) process.stderr.write(`${line}\n`);
     };
     const expansion = await expandInputs(inputs);
     const targets = expansion.inputs;
+    const { threads, maxThreads, note } = threadsPerJob(threadsFrom(flags.threads), Math.min(jobs, targets.length));
+    const spec: BatchSpec = { limits: limitsFrom(flags), ruleDirs: flags.rules ?? [], ruleIds: [...chosen], selection, updateRisksDir: riskData?.dir, threads, maxThreads };
     const single = targets.length === 1;
     const formatGiven = command.getOptionValueSource('format') === 'cli';
     const { target, formats, jsonl } = await outputPlan(flags.output, flags.format, formatGiven, single);
@@ -78,6 +81,7 @@ export function analyzeCommand(): Command {
     const created = await prepareOutput(target);
     for (const note of loaded.notes) say(note);
     for (const note of expansion.notes) say(note);
+    if (note) say(note);
     try {
       process.exitCode = await run();
     } catch (err) {
@@ -155,6 +159,18 @@ export function analyzeCommand(): Command {
       return analysed === 0 ? 2 : rows.some((row) => isFailing(row, failOn)) ? 1 : 0;
     }
   });
+}
+
+/**
+ * `--jobs × --threads` stays within the cores: each job gets at most cores ÷ jobs threads (at
+ * least 1); an explicit `--threads` above that is lowered, with a note.
+ */
+function threadsPerJob(threads: number | 'auto', jobs: number): { threads: number | 'auto'; maxThreads: number; note?: string } {
+  if (jobs <= 1) return { threads, maxThreads: Infinity };
+  const cores = availableParallelism();
+  const maxThreads = Math.max(1, Math.floor(cores / jobs));
+  if (threads === 'auto' || threads <= maxThreads) return { threads, maxThreads };
+  return { threads: maxThreads, maxThreads, note: `--threads ${threads} lowered to ${maxThreads}: --jobs ${jobs} × --threads stays within the ${cores} cores` };
 }
 
 /** The report format a file name's suffix names: `r.html`, `r.junit.xml`, `fleet.jsonl`. */

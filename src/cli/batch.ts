@@ -7,6 +7,8 @@
  */
 import { Worker } from 'node:worker_threads';
 import { analyzeInput } from '../analysis/analyze.js';
+import { analysisPool, THREADS_AVAILABLE } from '../analysis/consumers.js';
+import type { EntryPool } from '../ingest/pool.js';
 import { buildReport, withSelection } from '../report/build.js';
 import type { Report, RuleSelection } from '../report/model.js';
 import type { WalkProgress } from '../ingest/walk.js';
@@ -25,6 +27,9 @@ export interface BatchSpec {
   ruleDirs: string[];
   /** The rules `--only` / `--exclude` selected, by id. */
   ruleIds: string[];
+  /** `--threads` for each input; `auto` at most `maxThreads` (the jobs share the cores). */
+  threads: number | 'auto';
+  maxThreads: number;
   /** The update-risk data folder (`--update-risks`), loaded once per worker. */
   updateRisksDir?: string | undefined;
   /** What `--only` / `--exclude` asked and left out, for every report to say. */
@@ -41,8 +46,11 @@ export async function reportOf(
   rules: readonly Rule[],
   riskData: RiskData | undefined,
   onProgress?: (progress: WalkProgress) => void,
+  pool?: EntryPool,
 ): Promise<Report> {
-  return withSelection(buildReport(await analyzeInput(input, { limits: spec.limits, rules, digest: true, riskData, onProgress })), spec.selection);
+  const { limits, threads, maxThreads } = spec;
+  const ruleSource = { dirs: spec.ruleDirs, ids: spec.ruleIds };
+  return withSelection(buildReport(await analyzeInput(input, { limits, rules, digest: true, riskData, onProgress, threads, maxThreads, ruleSource, pool })), spec.selection);
 }
 
 /** The update-risk data a {@link BatchSpec} names. */
@@ -79,17 +87,29 @@ export function analyses(inputs: readonly string[], spec: BatchSpec, options: An
 }
 
 async function* inThread(inputs: readonly string[], spec: BatchSpec, options: AnalysesOptions): AsyncGenerator<PoolReply<Outcome>> {
-  for (const [index, input] of inputs.entries()) {
-    const progress = options.progress?.(input);
-    let result: Outcome;
-    try {
-      result = { report: await reportOf(input, spec, options.rules, options.riskData, progress && ((at) => progress.update(at))) };
-    } catch (err) {
-      result = { error: describeError(err), cause: err };
-    } finally {
-      progress?.done();
+  // An explicit --threads over several inputs: the workers are started once, for all of them.
+  const threads = THREADS_AVAILABLE && spec.threads !== 'auto' && inputs.length > 1 ? spec.threads : 1;
+  let pool = threads > 1 ? analysisPool(threads) : undefined;
+  try {
+    for (const [index, input] of inputs.entries()) {
+      // A worker that died failed its input only: the next one gets fresh workers.
+      if (pool?.failed) {
+        await pool.close();
+        pool = analysisPool(threads);
+      }
+      const progress = options.progress?.(input);
+      let result: Outcome;
+      try {
+        result = { report: await reportOf(input, spec, options.rules, options.riskData, progress && ((at) => progress.update(at)), pool) };
+      } catch (err) {
+        result = { error: describeError(err), cause: err };
+      } finally {
+        progress?.done();
+      }
+      yield { index, result };
     }
-    yield { index, result };
+  } finally {
+    await pool?.close();
   }
 }
 

@@ -13,3 +13,11 @@ export function addLimitOptions(command: Command): Command {
     .option('--max-parse-bytes <size>', 'skip YAML files larger than this (they are parsed whole, in memory)', formatSize(d.maxParseBytes))
     .option('--max-inflation-ratio <n>', 'refuse compressed data inflating more than n:1 (bomb guard)', String(d.maxInflationRatio));
 }
+
+/** `--threads`: how many threads parse and scan one input (see README, "Threads"). */
+export function addThreadsOption(command: Command): Command {
+  return command.option(
+    '--threads <n>',
+    'threads that parse and scan each input: 1 reads on the main thread; n > 1 starts n worker threads (default: cores - 1, and 1 for inputs under 48 MB)',
+  );
+}

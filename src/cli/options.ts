@@ -47,6 +47,14 @@ export function limitsFrom(flags: LimitFlags): Limits {
   };
 }
 
+/** `--threads` as given, or `auto` (cores − 1, one thread for small inputs) when left out. */
+export function threadsFrom(text: string | undefined): number | 'auto' {
+  if (text === undefined) return 'auto';
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) throw new UsageError(`--threads needs a whole number of at least 1, not '${text}'`);
+  return value;
+}
+
 /**
  * A list option taking one value per flag, repeated or comma-separated (`--only a,b --only c`):
  * a variadic option would swallow the input paths that follow it.

@@ -5,8 +5,8 @@ import { formatUtc, parseTime } from '../report/common.js';
 import { renderTimelineMarkdown } from '../report/markdown.js';
 import { collectTimeline, filterTimeline, FULL_SCOPE, TIMELINE_LANES, type TimelineFilter } from '../report/timeline-items.js';
 import { renderTimelineJson, renderTimelineText, type TimelineDoc } from '../report/timeline-table.js';
-import { addLimitOptions } from './common.js';
-import { collectList, collectRepeated, limitsFrom, UsageError, type LimitFlags } from './options.js';
+import { addLimitOptions, addThreadsOption } from './common.js';
+import { collectList, collectRepeated, limitsFrom, threadsFrom, UsageError, type LimitFlags } from './options.js';
 import { expandInputs } from '../analysis/inputs.js';
 import { loadRulesOrFail } from './rule-selection.js';
 
@@ -21,10 +21,11 @@ interface TimelineFlags extends LimitFlags {
   format: TimelineFormat;
   /** Folders of user rules; `false` with --no-rules. */
   rules?: string[] | false;
+  threads?: string;
 }
 
 export function timelineCommand(): Command {
-  return addLimitOptions(
+  return addThreadsOption(addLimitOptions(
     new Command('timeline')
       .description('print one timeline across sources: update history, CVO pods, ClusterOperator conditions, node readiness, events, findings')
       .argument('<input>', 'directory, archive (.tar, .tar.gz, .tar.xz, .zip) or log file')
@@ -35,8 +36,9 @@ export function timelineCommand(): Command {
       .addOption(new Option('--format <format>', 'output format').choices([...TIMELINE_FORMATS]).default('text'))
       .option('--rules <dir>', 'add a folder of rules to the built-in pack (for the finding lane); repeat for more', collectRepeated)
       .option('--no-rules', 'skip the rule pack: no finding lane'),
-  ).action(async (given: string, flags: TimelineFlags) => {
+  )).action(async (given: string, flags: TimelineFlags) => {
     const limits = limitsFrom(flags);
+    const threads = threadsFrom(flags.threads);
     for (const lane of flags.lane ?? []) {
       if (!(TIMELINE_LANES as readonly string[]).includes(lane)) throw new UsageError(`--lane: no lane '${lane}' (use ${TIMELINE_LANES.join(', ')})`);
     }
@@ -46,8 +48,10 @@ export function timelineCommand(): Command {
       throw new UsageError(`${given} is a folder of ${expansion.inputs.length} archives; a timeline is of one: ${expansion.inputs.join(', ')}`);
     }
     const input = expansion.inputs[0] ?? given;
-    const rules = flags.rules === false ? undefined : (await loadRulesOrFail(flags.rules ?? [])).rules;
-    const analysis = await analyzeInput(input, { limits, rules });
+    const ruleDirs = flags.rules === false ? [] : (flags.rules ?? []);
+    const rules = flags.rules === false ? undefined : (await loadRulesOrFail(ruleDirs)).rules;
+    const ruleSource = rules ? { dirs: ruleDirs, ids: rules.map((rule) => rule.id) } : undefined;
+    const analysis = await analyzeInput(input, { limits, rules, threads, ruleSource });
     const { items, omitted } = collectTimeline(analysis, FULL_SCOPE);
     const collected = analysis.facts.collectedAt;
     // Durations count back from the collection time, or from the latest time seen without one.

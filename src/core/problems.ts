@@ -34,6 +34,12 @@ export class Problems {
     this.add({ severity: 'error', path, reason });
   }
 
+  /** Records a problem at `index` among those kept (one found elsewhere, put in archive order). */
+  insert(index: number, problem: Problem): void {
+    if (this.items.length >= this.cap) this.dropped++;
+    else this.items.splice(index, 0, problem);
+  }
+
   private add(problem: Problem): void {
     if (this.items.length >= this.cap) this.dropped++;
     else this.items.push(problem);

@@ -4,9 +4,9 @@
  * Memory is bounded whatever the archive: templates per component and in all, files listed and
  * examples kept per template are capped; lines past a cap are counted, not folded.
  */
-import type { EntryConsumer, Need } from '../ingest/consumer.js';
+import type { Need, ParallelConsumer } from '../ingest/consumer.js';
 import type { ClassifiedEntry } from '../layout/types.js';
-import { parseLogLine, type LogLine } from '../parsers/logline.js';
+import { parseLogLine } from '../parsers/logline.js';
 import { LiteralScanner, type ScannedLine } from '../parsers/scan.js';
 import { failureLine, failureLiterals, type FailureLine, type PatternName } from './patterns.js';
 import { maskMessage, templateId } from './template.js';
@@ -146,7 +146,42 @@ export function componentOf(entry: ClassifiedEntry): string {
   return entry.container ?? entry.name ?? base;
 }
 
-export class DigestCollector implements EntryConsumer {
+/**
+ * One failure line as read (see {@link ParallelConsumer}): reading, parsing and masking may run
+ * in a worker; folding into templates runs on the main thread in archive order, as Drain's
+ * templates depend on the order lines come in.
+ */
+export interface FailureSeen {
+  file: string;
+  component: string;
+  failure: FailureLine;
+  masked: string;
+  lineNo: number;
+  raw: string;
+  time: number | undefined;
+  /** The time was computed in the reference year (the line has none). */
+  yearless: boolean;
+}
+
+/**
+ * One entry's failure lines as a worker hands them over: each distinct kind (pattern, level,
+ * call site, masked message) once, and per line four numbers. A kind's fourth line on needs no
+ * text: lines of one kind in one file join the same template, which holds its examples by then.
+ */
+export interface FailuresTaken {
+  file: string;
+  component: string;
+  kinds: { failure: FailureLine; masked: string }[];
+  /** Per line: kind index, line number, time (NaN: none), 1 when the time is yearless. */
+  lines: number[];
+  /** Per line: the raw text, or '' when not needed. */
+  raws: string[];
+}
+
+/** Lines of one kind in one entry whose text may become an example. */
+const EXAMPLE_CANDIDATES = DIGEST_LIMITS.examplesPerTemplate;
+
+export class DigestCollector implements ParallelConsumer<FailuresTaken | undefined> {
   private readonly components = new Map<string, ComponentState>();
   private readonly fileComponents = new Map<string, string>();
   private templateCount = 0;
@@ -156,6 +191,10 @@ export class DigestCollector implements EntryConsumer {
   private current: { entry: ClassifiedEntry; component: string; scanner: LiteralScanner<PatternName> } | undefined;
   /** Recent messages and their masks: many lines repeat their message exactly. */
   private readonly masks = new Map<string, string>();
+  /** Where each kind of line of the file being folded went (null: not folded, the caps were reached). */
+  private inFile: { file: string; kinds: Map<string, TemplateState | null> } = { file: '', kinds: new Map() };
+  /** In a worker: the current entry's failure lines, for the main thread, and its kinds by key. */
+  private taken: { lines: FailuresTaken | undefined; kinds: Map<string, { index: number; count: number }> } | undefined;
 
   constructor(
     private readonly maxLineBytes: number,
@@ -184,17 +223,69 @@ export class DigestCollector implements EntryConsumer {
     const line = parseLogLine(scanned.text, scanned.lineNo, { referenceTime: YEARLESS_REFERENCE });
     const failure = failureLine(line);
     if (!failure) return;
-    this.lines++;
-    this.fileComponents.set(file, component);
-    let owner = this.components.get(component);
-    if (!owner) this.components.set(component, (owner = { groups: new Map(), placed: new Map(), size: 0, unfolded: 0 }));
     let masked = this.masks.get(failure.message);
     if (masked === undefined) {
       if (this.masks.size >= MASK_CACHE_SIZE) this.masks.clear();
       this.masks.set(failure.message, (masked = maskMessage(failure.message)));
     }
-    const state = this.place(owner, component, failure, masked);
-    if (state) this.add(state, file, line);
+    const time = line.time;
+    const yearless = time !== undefined && (line.journal?.yearFrom ?? line.klog?.yearFrom) === 'reference';
+    if (this.taken) this.takeLine(this.taken, { file, component, failure, masked, lineNo: line.lineNo, raw: line.raw, time, yearless });
+    else this.fold({ file, component, failure, masked, lineNo: line.lineNo, raw: line.raw, time, yearless });
+  }
+
+  keepEntriesApart(): void {
+    this.taken = { lines: undefined, kinds: new Map() };
+  }
+
+  takeEntry(): FailuresTaken | undefined {
+    if (!this.taken) return undefined;
+    const lines = this.taken.lines;
+    this.taken = { lines: undefined, kinds: new Map() };
+    return lines;
+  }
+
+  /** Each line folded as if read here: placement runs again for every line, in order. */
+  mergeEntry(taken: FailuresTaken | undefined): void {
+    if (!taken) return;
+    const { file, component, kinds, lines, raws } = taken;
+    for (let i = 0, n = 0; i < lines.length; i += 4, n++) {
+      const kind = kinds[lines[i]!]!;
+      const time = lines[i + 2]!;
+      this.fold({ file, component, failure: kind.failure, masked: kind.masked, lineNo: lines[i + 1]!, raw: raws[n]!, time: Number.isNaN(time) ? undefined : time, yearless: lines[i + 3] === 1 });
+    }
+  }
+
+  private takeLine(taken: NonNullable<DigestCollector['taken']>, seen: FailureSeen): void {
+    const lines = (taken.lines ??= { file: seen.file, component: seen.component, kinds: [], lines: [], raws: [] });
+    const key = placementKey(seen.failure, seen.masked);
+    let kind = taken.kinds.get(key);
+    if (!kind) {
+      kind = { index: lines.kinds.length, count: 0 };
+      taken.kinds.set(key, kind);
+      lines.kinds.push({ failure: seen.failure, masked: seen.masked });
+    }
+    kind.count++;
+    lines.lines.push(kind.index, seen.lineNo, seen.time ?? NaN, seen.yearless ? 1 : 0);
+    lines.raws.push(kind.count <= EXAMPLE_CANDIDATES ? seen.raw : '');
+  }
+
+  private fold(seen: FailureSeen): void {
+    const { file, component } = seen;
+    this.lines++;
+    this.fileComponents.set(file, component);
+    let owner = this.components.get(component);
+    if (!owner) this.components.set(component, (owner = { groups: new Map(), placed: new Map(), size: 0, unfolded: 0 }));
+    const key = placementKey(seen.failure, seen.masked);
+    if (this.inFile.file !== file) this.inFile = { file, kinds: new Map() };
+    // Within one file, lines of one kind go where the first went (the masked-message cache
+    // below can be full): a worker relies on it to send a kind's text only while it may be an example.
+    let state = this.inFile.kinds.get(key);
+    if (state === undefined) {
+      state = this.place(owner, component, seen.failure, seen.masked, key) ?? null;
+      this.inFile.kinds.set(key, state);
+    }
+    if (state) this.add(state, seen);
     else owner.unfolded++;
   }
 
@@ -202,8 +293,7 @@ export class DigestCollector implements EntryConsumer {
    * The template a failure line joins (generalizing it when needed), or a new one while the
    * caps allow; undefined when they do not.
    */
-  private place(owner: ComponentState, component: string, failure: FailureLine, masked: string): TemplateState | undefined {
-    const key = placementKey(failure, masked);
+  private place(owner: ComponentState, component: string, failure: FailureLine, masked: string, key: string): TemplateState | undefined {
     const placed = owner.placed.get(key);
     if (placed) return placed;
     const parts = tokenize(masked);
@@ -224,14 +314,13 @@ export class DigestCollector implements EntryConsumer {
     return state;
   }
 
-  private add(state: TemplateState, file: string, line: LogLine): void {
+  private add(state: TemplateState, line: FailureSeen): void {
+    const { file, time, yearless } = line;
     state.count++;
     if (state.lastFile !== file) {
       state.fileCount++;
       state.lastFile = file;
     }
-    const time = line.time;
-    const yearless = time !== undefined && (line.journal?.yearFrom ?? line.klog?.yearFrom) === 'reference';
     if (time !== undefined) {
       if (yearless) state.yearless = widen(state.yearless, time);
       else {

@@ -1,4 +1,4 @@
-import type { EntryConsumer, Need, ObjectPlace } from '../ingest/consumer.js';
+import type { Need, ObjectPlace, ParallelConsumer } from '../ingest/consumer.js';
 import type { ClassifiedEntry } from '../layout/types.js';
 import { groupOf, identityKey, type K8sObject } from '../parsers/k8s.js';
 import { parseLogLine } from '../parsers/logline.js';
@@ -23,6 +23,8 @@ interface Held extends Evidence {
 }
 
 interface SignalState {
+  /** Position in the engine's states (the same in every thread: the same rules in the same order). */
+  index: number;
   rule: Rule;
   signal: Signal;
   /** The archive held data this signal could look at. */
@@ -33,6 +35,16 @@ interface SignalState {
   keys: Set<string>;
   /** A part of this signal's scope that could not be read: the rule cannot pass. */
   unread?: string | undefined;
+}
+
+/**
+ * What one entry yields (see {@link ParallelConsumer}): the states it showed data for, and its
+ * evidence in the order held. Past a rule's `maxEvidence` within the entry, log lines (never
+ * de-duplicated) are only counted: the main thread would drop them all the same.
+ */
+export interface EngineTaken {
+  seen: number[];
+  held: ({ state: number; key: string | undefined; item: Held } | { state: number; dropped: number })[];
 }
 
 export interface EngineResult {
@@ -48,7 +60,7 @@ export interface EngineResult {
  * kept, capped per signal. Conditions, version scopes and templates are evaluated at the end.
  * The engine knows no single rule.
  */
-export class RuleEngine implements EntryConsumer {
+export class RuleEngine implements ParallelConsumer<EngineTaken> {
   private readonly states: SignalState[] = [];
   private readonly logStates: SignalState[];
   private readonly resourceStates: SignalState[];
@@ -57,6 +69,8 @@ export class RuleEngine implements EntryConsumer {
   /** Presence probes of log signals, and the state each one vouches for. */
   private readonly presenceOf = new Map<LogSignal, SignalState>();
   private scanner: { entry: ClassifiedEntry; scanner: LogScanner } | undefined;
+  /** In a worker: what the current entry yields, with its unkeyed items per state. */
+  private taken: { held: EngineTaken['held']; unkeyed: Map<number, number> } | undefined;
 
   constructor(
     private readonly rules: readonly Rule[],
@@ -64,7 +78,7 @@ export class RuleEngine implements EntryConsumer {
   ) {
     for (const rule of rules) {
       for (const signal of rule.signals) {
-        const state: SignalState = { rule, signal, seen: false, items: [], dropped: 0, keys: new Set() };
+        const state: SignalState = { index: this.states.length, rule, signal, seen: false, items: [], dropped: 0, keys: new Set() };
         this.states.push(state);
         this.stateOf.set(signal, state);
         if (signal.type === 'log' && signal.presence) this.presenceOf.set(signal.presence, state);
@@ -226,13 +240,56 @@ export class RuleEngine implements EntryConsumer {
     });
   }
 
+  keepEntriesApart(): void {
+    this.taken = { held: [], unkeyed: new Map() };
+  }
+
+  takeEntry(): EngineTaken {
+    const seen: number[] = [];
+    for (const state of this.states) {
+      if (!state.seen) continue;
+      seen.push(state.index);
+      state.seen = false;
+    }
+    const held = this.taken?.held.splice(0) ?? [];
+    this.taken?.unkeyed.clear();
+    return { seen, held };
+  }
+
+  mergeEntry(taken: EngineTaken): void {
+    for (const index of taken.seen) this.states[index]!.seen = true;
+    for (const record of taken.held) {
+      const state = this.states[record.state]!;
+      if ('dropped' in record) state.dropped += record.dropped;
+      else this.hold(state, record.key, record.item);
+    }
+  }
+
   private hold(state: SignalState, key: string | undefined, item: Held): void {
+    if (this.taken) {
+      this.takeHeld(this.taken, state, key, item);
+      return;
+    }
     if (key !== undefined) {
       if (state.keys.has(key)) return;
       state.keys.add(key);
     }
     if (state.items.length >= state.rule.maxEvidence) state.dropped++;
     else state.items.push(item);
+  }
+
+  private takeHeld(taken: NonNullable<RuleEngine['taken']>, state: SignalState, key: string | undefined, item: Held): void {
+    if (key === undefined) {
+      const count = (taken.unkeyed.get(state.index) ?? 0) + 1;
+      taken.unkeyed.set(state.index, count);
+      if (count > state.rule.maxEvidence) {
+        const last = taken.held[taken.held.length - 1];
+        if (last && 'dropped' in last && last.state === state.index) last.dropped++;
+        else taken.held.push({ state: state.index, dropped: 1 });
+        return;
+      }
+    }
+    taken.held.push({ state: state.index, key, item });
   }
 
   /** Evaluates facts, conditions and scopes, and builds findings. */

@@ -1,4 +1,4 @@
-import type { EntryConsumer, Need, ObjectPlace, WalkSummary } from '../ingest/consumer.js';
+import type { Need, ObjectPlace, ParallelConsumer, WalkSummary } from '../ingest/consumer.js';
 import type { ClassifiedEntry, LayoutKind } from '../layout/types.js';
 import type { K8sObject } from '../parsers/k8s.js';
 import { LineSplitter } from '../parsers/lines.js';
@@ -42,11 +42,21 @@ export interface Facts {
   updates?: UpdateRecommendations | undefined;
 }
 
+/** What one entry adds to the facts (see {@link ParallelConsumer}). */
+export interface FactsTaken {
+  clusterVersion?: { object: K8sObject; file: string } | undefined;
+  infrastructure?: K8sObject | undefined;
+  timestamps: GatherTimestamps[];
+  pods: CvoPod[];
+  /** Alerts of the monitoring file read, when it was one (plain data: labels, annotations, times). */
+  alerts?: Alert[] | undefined;
+}
+
 /**
  * Reads what facts are made of — ClusterVersion, Infrastructure, the gather's `timestamp`
  * files and CVO logs — in the same pass as the rules.
  */
-export class FactsCollector implements EntryConsumer {
+export class FactsCollector implements ParallelConsumer<FactsTaken> {
   private clusterVersion: K8sObject | undefined;
   private clusterVersionFile: string | undefined;
   private infrastructure: K8sObject | undefined;
@@ -121,6 +131,35 @@ export class FactsCollector implements EntryConsumer {
     // A single log given alone counts only when it reads like a CVO log.
     const isCvo = entry.namespace === CVO_NAMESPACE || summary.build !== undefined || facts.moments.length > 0;
     if (isCvo) this.pods.push({ ...pod, build: summary.build, firstTime: summary.firstTime, lastTime: summary.lastTime, moments: facts.moments });
+  }
+
+  /** Nothing to set apart: `takeEntry` empties what the entry filled. */
+  keepEntriesApart(): void {}
+
+  takeEntry(): FactsTaken {
+    const cv = this.clusterVersion;
+    const taken: FactsTaken = {
+      clusterVersion: cv ? { object: cv, file: this.clusterVersionFile ?? '' } : undefined,
+      infrastructure: this.infrastructure,
+      timestamps: this.timestamps.splice(0),
+      pods: this.pods.splice(0),
+      alerts: this.alerts,
+    };
+    this.clusterVersion = this.clusterVersionFile = this.infrastructure = undefined;
+    this.alerts = undefined;
+    return taken;
+  }
+
+  /** The last ClusterVersion and Infrastructure read win, as when read here. */
+  mergeEntry(taken: FactsTaken): void {
+    if (taken.clusterVersion) {
+      this.clusterVersion = taken.clusterVersion.object;
+      this.clusterVersionFile = taken.clusterVersion.file;
+    }
+    if (taken.infrastructure) this.infrastructure = taken.infrastructure;
+    this.timestamps.push(...taken.timestamps);
+    this.pods.push(...taken.pods);
+    if (taken.alerts) (this.alerts ??= []).push(...taken.alerts);
   }
 
   end(summary: WalkSummary): void {

@@ -12,7 +12,7 @@
  * {@link MAX_EVENTS} distinct events and {@link MAX_EVENT_GROUPS} groups; what is past a cap
  * is counted, not kept.
  */
-import type { EntryConsumer, Need } from '../ingest/consumer.js';
+import type { Need, ParallelConsumer } from '../ingest/consumer.js';
 import type { ClassifiedEntry } from '../layout/types.js';
 import { identityKey, type K8sObject } from '../parsers/k8s.js';
 import { arrayAt, recordAt, stringAt, timeAt } from './internal.js';
@@ -75,13 +75,35 @@ export interface TimelineSourcesCaps {
   maxEventGroups: number;
 }
 
-export class TimelineSourcesCollector implements EntryConsumer {
+/** What one object adds: an operator's or node's transitions, or one event's part of its group. */
+export type TimelineRecord =
+  | { keep: 'operators' | 'nodes'; key: string; transitions: ConditionTransition[] }
+  | { event: EventFacts };
+
+/** What one event brings to its group. */
+interface EventFacts {
+  uid: string;
+  group: string;
+  namespace: string | undefined;
+  kind: string | undefined;
+  name: string | undefined;
+  reason: string;
+  type: string;
+  count: number;
+  first: number | undefined;
+  last: number | undefined;
+  message: string | undefined;
+}
+
+export class TimelineSourcesCollector implements ParallelConsumer<TimelineRecord[]> {
   private readonly operators = new Map<string, ConditionTransition[]>();
   private readonly nodes = new Map<string, ConditionTransition[]>();
   private readonly eventUids = new Set<string>();
   private readonly groups = new Map<string, EventGroup>();
   private readonly dropped = { operators: 0, nodes: 0, events: 0 };
   private readonly caps: TimelineSourcesCaps;
+  /** In a worker: each object's record, for the main thread (see {@link ParallelConsumer}). */
+  private taken: TimelineRecord[] | undefined;
 
   constructor(caps: Partial<TimelineSourcesCaps> = {}) {
     this.caps = { maxConditionObjects: MAX_CONDITION_OBJECTS, maxEvents: MAX_EVENTS, maxEventGroups: MAX_EVENT_GROUPS, ...caps };
@@ -94,9 +116,33 @@ export class TimelineSourcesCollector implements EntryConsumer {
 
   object(object: K8sObject, entry: ClassifiedEntry): void {
     const source = sourceOf(entry);
-    if (source === 'clusteroperators' && object.kind === 'ClusterOperator') this.keep('operators', object, () => true);
-    else if (source === 'nodes' && object.kind === 'Node') this.keep('nodes', object, (type) => type === 'Ready');
-    else if (source === 'events' && object.kind === 'Event') this.fold(object);
+    let record: TimelineRecord | undefined;
+    if (source === 'clusteroperators' && object.kind === 'ClusterOperator') {
+      record = { keep: 'operators', key: identityKey(object), transitions: conditionTransitions(object, () => true) };
+    } else if (source === 'nodes' && object.kind === 'Node') {
+      record = { keep: 'nodes', key: identityKey(object), transitions: conditionTransitions(object, (type) => type === 'Ready') };
+    } else if (source === 'events' && object.kind === 'Event') {
+      record = { event: eventFacts(object) };
+    }
+    if (record && this.taken) this.taken.push(record);
+    else if (record) this.add(record);
+  }
+
+  keepEntriesApart(): void {
+    this.taken = [];
+  }
+
+  takeEntry(): TimelineRecord[] {
+    return this.taken?.splice(0) ?? [];
+  }
+
+  mergeEntry(taken: TimelineRecord[]): void {
+    for (const record of taken) this.add(record);
+  }
+
+  private add(record: TimelineRecord): void {
+    if ('keep' in record) this.keep(record.keep, record.key, record.transitions);
+    else this.fold(record.event);
   }
 
   sources(): TimelineSources {
@@ -109,49 +155,64 @@ export class TimelineSourcesCollector implements EntryConsumer {
     };
   }
 
-  private keep(kind: 'operators' | 'nodes', object: K8sObject, wanted: (type: string) => boolean): void {
+  private keep(kind: 'operators' | 'nodes', key: string, transitions: ConditionTransition[]): void {
     const into = this[kind];
-    const key = identityKey(object);
     if (!into.has(key) && into.size >= this.caps.maxConditionObjects) {
       this.dropped[kind]++;
       return;
     }
-    into.set(key, conditionTransitions(object, wanted));
+    into.set(key, transitions);
   }
 
-  private fold(event: K8sObject): void {
-    const uid = identityKey(event);
+  private fold(event: EventFacts): void {
+    const { uid, first, last, message } = event;
     if (this.eventUids.has(uid)) return;
     if (this.eventUids.size >= this.caps.maxEvents) {
       this.dropped.events++;
       return;
     }
-    const involved = recordAt(event, 'involvedObject') ?? recordAt(event, 'regarding');
-    const namespace = event.metadata?.namespace ?? stringAt(involved, 'namespace');
-    const kind = stringAt(involved, 'kind');
-    const name = stringAt(involved, 'name');
-    const reason = stringAt(event, 'reason') ?? '';
-    const type = stringAt(event, 'type') ?? '';
-    const key = JSON.stringify([namespace, kind, name, reason, type]);
-    let group = this.groups.get(key);
+    let group = this.groups.get(event.group);
     if (group === undefined) {
       if (this.groups.size >= this.caps.maxEventGroups) {
         this.dropped.events++;
         return;
       }
+      const { namespace, kind, name, reason, type } = event;
       group = { namespace, kind, name, reason, type, count: 0, events: 0 };
-      this.groups.set(key, group);
+      this.groups.set(event.group, group);
     }
     this.eventUids.add(uid);
-    const { first, last } = eventTimes(event);
-    group.count += eventCount(event);
+    group.count += event.count;
     group.events++;
     if (first !== undefined && (group.firstTime === undefined || first < group.firstTime)) group.firstTime = first;
     const latest = last !== undefined && (group.lastTime === undefined || last >= group.lastTime);
     if (latest) group.lastTime = last;
-    const message = stringAt(event, 'message') ?? stringAt(event, 'note');
-    if (message !== undefined && (latest || group.message === undefined)) group.message = message.slice(0, MAX_MESSAGE);
+    if (message !== undefined && (latest || group.message === undefined)) group.message = message;
   }
+}
+
+function eventFacts(event: K8sObject): EventFacts {
+  const involved = recordAt(event, 'involvedObject') ?? recordAt(event, 'regarding');
+  const namespace = event.metadata?.namespace ?? stringAt(involved, 'namespace');
+  const kind = stringAt(involved, 'kind');
+  const name = stringAt(involved, 'name');
+  const reason = stringAt(event, 'reason') ?? '';
+  const type = stringAt(event, 'type') ?? '';
+  const { first, last } = eventTimes(event);
+  const message = stringAt(event, 'message') ?? stringAt(event, 'note');
+  return {
+    uid: identityKey(event),
+    group: JSON.stringify([namespace, kind, name, reason, type]),
+    namespace,
+    kind,
+    name,
+    reason,
+    type,
+    count: eventCount(event),
+    first,
+    last,
+    message: message?.slice(0, MAX_MESSAGE),
+  };
 }
 
 /** Which timeline source an entry holds, from its classified path. */

@@ -46,3 +46,20 @@ export interface WalkSummary {
   podLogBytes: number;
   roots: string[];
 }
+
+/**
+ * A consumer whose per-entry work can run in a worker thread (see `pool.ts`). In the worker,
+ * after `keepEntriesApart`, what each entry yields is held back and handed over by `takeEntry`
+ * as plain data; on the main thread `mergeEntry` adds it, entry after entry in archive order,
+ * through the same code that adds what an entry read on this thread yields.
+ */
+export interface ParallelConsumer<T = unknown> extends EntryConsumer {
+  keepEntriesApart(): void;
+  /** What the entry just read yielded (structured-cloneable); the consumer forgets it. */
+  takeEntry(): T;
+  mergeEntry(taken: T): void;
+}
+
+export function isParallel(consumer: EntryConsumer): consumer is ParallelConsumer {
+  return 'takeEntry' in consumer && 'mergeEntry' in consumer;
+}

@@ -1,4 +1,4 @@
-import { describeError, type Problems } from '../core/problems.js';
+import { describeError, type Problem, type Problems } from '../core/problems.js';
 import type { Limits } from '../core/limits.js';
 import { LayoutDetector } from '../layout/classify.js';
 import type { ClassifiedEntry } from '../layout/types.js';
@@ -8,14 +8,17 @@ import { readAll, TooLargeError } from '../sources/bytes.js';
 import { LongLineCounter } from '../parsers/lines.js';
 import { contentPath, isSingleFile } from '../sources/open.js';
 import type { Entry, InputPosition, Source } from '../sources/types.js';
-import type { EntryConsumer, Need, WalkSummary } from './consumer.js';
+import { isParallel, type EntryConsumer, type Need, type WalkSummary } from './consumer.js';
+import type { EntryPool } from './pool.js';
 import { itemLines } from './item-lines.js';
 
 export interface WalkOptions {
   problems: Problems;
   limits: Limits;
   /** Called now and then with how far the walk got, for a progress display. */
-  onProgress?: (progress: WalkProgress) => void;
+  onProgress?: ((progress: WalkProgress) => void) | undefined;
+  /** Worker threads that read the entries; without, they are read on this thread. */
+  pool?: EntryPool | undefined;
 }
 
 export interface WalkProgress {
@@ -36,6 +39,11 @@ export async function walk(source: Source, consumers: readonly EntryConsumer[], 
   const summary: WalkSummary = { layout: 'unknown', entries: 0, files: 0, bytesRead: 0, byKind: {}, podLogs: 0, podLogBytes: 0, roots: [] };
   const bare = isSingleFile(source);
   const coveredByList = new Set<string>();
+  const pool = options.pool;
+  // With a pool, entries are read in worker threads and what they yield is merged here in
+  // archive order: a List's outcome (covered or not) may still be on its way.
+  const inOrder = pool ? new InOrder(problems) : undefined;
+  const pendingLists = new Map<string, number>();
   /** The first path of each logical log: one log per namespace, pod, container and stream. */
   const logicalLogs = new Map<string, string>();
 
@@ -76,36 +84,59 @@ export async function walk(source: Source, consumers: readonly EntryConsumer[], 
       });
     };
     if (entry.skipped !== undefined) {
-      unread(entry.skipped);
+      // With a pool, after what the entries before it yield (the first reason a rule is not checked is kept).
+      const skipped = entry.skipped;
+      if (inOrder) inOrder.fill(inOrder.reserve(), () => unread(skipped));
+      else unread(skipped);
       continue;
     }
     const wantObjects = needs.some((need) => need?.objects) && classified.format !== 'text';
     const wantText = needs.some((need) => need?.text);
     // must-gather writes each object of a listed resource twice: in the List and in its own file.
-    const duplicate = !wantText && classified.kind !== 'list' && coveredByList.has(listKey(classified));
+    const mayBeDuplicate = !wantText && classified.kind !== 'list';
+    const pendingList = mayBeDuplicate ? pendingLists.get(listKey(classified)) : undefined;
+    if (pendingList !== undefined) await inOrder?.through(pendingList);
+    const duplicate = mayBeDuplicate && coveredByList.has(listKey(classified));
     if ((!wantObjects && !wantText) || duplicate) {
       if (classified.kind === 'pod-log') countPodLog(summary, entry.size);
       continue;
     }
-    let bytes = 0;
+    const merged = (bytes: number, clean: boolean): void => {
+      if (wantObjects && classified.kind === 'list' && clean) coveredByList.add(listKey(classified));
+      summary.bytesRead += bytes;
+      if (classified.kind === 'pod-log') countPodLog(summary, bytes);
+    };
+    if (pool && inOrder) {
+      const slot = inOrder.reserve();
+      if (wantObjects && classified.kind === 'list') pendingLists.set(listKey(classified), slot);
+      const { answer } = await pool.read(entry, classified, needs);
+      void answer.then((read) => {
+        inOrder.fill(slot, () => {
+          for (const [i, consumer] of consumers.entries()) if (isParallel(consumer)) consumer.mergeEntry(read.taken[i]);
+          const kept = read.problems.map((problem) => inOrder.record(problem));
+          problems.dropped += read.dropped;
+          if (read.failed !== undefined) unread(read.failed);
+          // As on this thread: the entry's first problem, when kept, names the part not parsed.
+          if (wantObjects && read.problems[0] !== undefined && kept[0]) unread(read.problems[0].reason);
+          merged(read.bytes, read.problems.length + read.dropped === 0);
+          if (pendingLists.get(listKey(classified)) === slot) pendingLists.delete(listKey(classified));
+        });
+      }, (err: unknown) => inOrder.fail(err));
+      continue;
+    }
     const problemsBefore = problems.items.length + problems.dropped;
-    try {
-      bytes = wantObjects
-        ? await readObjects(entry, classified, consumers, needs, options)
-        : await readText(entry, classified, consumers, needs, options, (read) => options.onProgress?.({ bytesRead: summary.bytesRead + read, input: source.position?.() }));
-    } catch (err) {
-      problems.error(entry.path, `read failed: ${describeError(err)}`);
-      unread(`read failed: ${describeError(err)}`);
-    }
+    const problemsKept = problems.items.length;
+    const read = await readEntry(entry, classified, consumers, needs, {
+      ...options,
+      onRead: (bytes) => options.onProgress?.({ bytesRead: summary.bytesRead + bytes, input: source.position?.() }),
+    });
+    if (read.failed !== undefined) unread(read.failed);
     // An object file with a part not parsed (a limit, a broken document) may lack what a rule seeks.
-    const parseProblem = problems.items[problemsBefore];
+    const parseProblem = problems.items[problemsKept];
     if (wantObjects && parseProblem !== undefined) unread(parseProblem.reason);
-    if (wantObjects && classified.kind === 'list' && problems.items.length + problems.dropped === problemsBefore) {
-      coveredByList.add(listKey(classified));
-    }
-    summary.bytesRead += bytes;
-    if (classified.kind === 'pod-log') countPodLog(summary, bytes);
+    merged(read.bytes, problems.items.length + problems.dropped === problemsBefore);
   }
+  await inOrder?.drained();
 
   const report = detector.report();
   summary.layout = bare && report.layout === 'unknown' ? 'bare-log' : report.layout;
@@ -136,13 +167,42 @@ function countPodLog(summary: WalkSummary, bytes: number | undefined): void {
   summary.podLogBytes += bytes ?? 0;
 }
 
+/**
+ * Reads one entry into the consumers that need it (`needs`, one per consumer): parsed objects
+ * or text chunks. A failure is a problem recorded, never thrown. Runs on the main thread, or in
+ * a worker thread for the pool (`entry-worker.ts`) with the same consumers there.
+ */
+export async function readEntry(
+  entry: Entry,
+  classified: ClassifiedEntry,
+  consumers: readonly EntryConsumer[],
+  needs: readonly (Need | undefined)[],
+  options: ReadOptions,
+): Promise<{ bytes: number; failed?: string | undefined }> {
+  const wantObjects = needs.some((need) => need?.objects) && classified.format !== 'text';
+  try {
+    return { bytes: wantObjects ? await readObjects(entry, classified, consumers, needs, options) : await readText(entry, classified, consumers, needs, options) };
+  } catch (err) {
+    // What the consumers would have taken from it is unknown: the walk tells them (`unread`), in archive order.
+    const failed = `read failed: ${describeError(err)}`;
+    options.problems.error(entry.path, failed);
+    return { bytes: 0, failed };
+  }
+}
+
+export interface ReadOptions {
+  problems: Problems;
+  limits: Limits;
+  /** Called now and then with the bytes of the entry read so far. */
+  onRead?: ((bytes: number) => void) | undefined;
+}
+
 async function readText(
   entry: Entry,
   classified: ClassifiedEntry,
   consumers: readonly EntryConsumer[],
   needs: readonly (Need | undefined)[],
-  options: WalkOptions,
-  onRead: (bytes: number) => void,
+  options: ReadOptions,
 ): Promise<number> {
   const readers = consumers.filter((_, i) => needs[i]?.text);
   const longLines = new LongLineCounter(options.limits.maxLineBytes);
@@ -152,7 +212,7 @@ async function readText(
       bytes += chunk.length;
       longLines.push(chunk);
       for (const reader of readers) reader.text?.(chunk, classified);
-      if (bytes % (16 * 1024 * 1024) < chunk.length) onRead(bytes);
+      if (bytes % (16 * 1024 * 1024) < chunk.length) options.onRead?.(bytes);
     }
   } finally {
     for (const reader of readers) reader.endText?.(classified);
@@ -168,7 +228,7 @@ async function readObjects(
   classified: ClassifiedEntry,
   consumers: readonly EntryConsumer[],
   needs: readonly (Need | undefined)[],
-  options: WalkOptions,
+  options: ReadOptions,
 ): Promise<number> {
   const { problems } = options;
   const objectReaders = consumers.filter((_, i) => needs[i]?.objects);
@@ -208,4 +268,73 @@ async function readObjects(
     for (const reader of objectReaders) reader.object?.(parsed.object, classified, place);
   }
   return bytes;
+}
+
+/**
+ * Runs what entries yield in archive order when they are read elsewhere: each entry read by
+ * the pool takes a slot, filled when its worker answers; a slot runs once every slot before
+ * it has. A problem found here (a link not followed) is placed among the entries' own.
+ */
+class InOrder {
+  private readonly slots = new Map<number, { mark: number; run: (() => void) | undefined }>();
+  private reserved = 0;
+  private done = 0;
+  /** Problems placed by slots run so far (the others were recorded by this thread as they came). */
+  private inserted = 0;
+  private current: { mark: number } | undefined;
+  private failure: unknown;
+  private readonly waiting = new Set<{ slot: number; resolve: () => void; reject: (err: unknown) => void }>();
+
+  constructor(private readonly problems: Problems) {}
+
+  reserve(): number {
+    this.slots.set(this.reserved, { mark: this.problems.items.length - this.inserted, run: undefined });
+    return this.reserved++;
+  }
+
+  fill(slot: number, run: () => void): void {
+    const filled = this.slots.get(slot);
+    if (filled) filled.run = run;
+    for (let next = this.slots.get(this.done); next?.run !== undefined; next = this.slots.get(this.done)) {
+      this.slots.delete(this.done++);
+      this.current = next;
+      next.run();
+      this.current = undefined;
+    }
+    for (const wait of this.waiting) {
+      if (wait.slot < this.done) {
+        this.waiting.delete(wait);
+        wait.resolve();
+      }
+    }
+  }
+
+  /**
+   * A problem of the entry whose slot runs, placed after the problems this thread recorded
+   * before that entry came, as when the entry is read here.
+   */
+  record(problem: Problem): boolean {
+    const before = this.problems.items.length;
+    this.problems.insert((this.current?.mark ?? before) + this.inserted, problem);
+    if (this.problems.items.length === before) return false;
+    this.inserted++;
+    return true;
+  }
+
+  /** Waits until `slot` (and every one before it) has run. */
+  through(slot: number): Promise<void> {
+    if (this.failure !== undefined) return Promise.reject(this.failure);
+    if (slot < this.done) return Promise.resolve();
+    return new Promise((resolve, reject) => this.waiting.add({ slot, resolve, reject }));
+  }
+
+  drained(): Promise<void> {
+    return this.reserved === 0 ? Promise.resolve() : this.through(this.reserved - 1);
+  }
+
+  fail(err: unknown): void {
+    this.failure ??= err;
+    for (const wait of this.waiting) wait.reject(err);
+    this.waiting.clear();
+  }
 }

@@ -1,0 +1,125 @@
+/**
+ * The consumers one analysis reads an archive with, built the same way on the main thread and
+ * in each worker thread of the entry pool (`ingest/pool.ts`), so that what a worker takes from
+ * an entry merges into the main thread's consumer at the same position.
+ */
+import { availableParallelism } from 'node:os';
+import { stat } from 'node:fs/promises';
+import type { EntryConsumer } from '../ingest/consumer.js';
+import { EntryPool } from '../ingest/pool.js';
+import { FactsCollector } from '../facts/collector.js';
+import { InventoryCollector } from '../facts/inventory.js';
+import { TimelineSourcesCollector } from '../facts/timeline-sources.js';
+import { RuleEngine } from '../engine/engine.js';
+import { loadRules } from '../engine/load.js';
+import type { Rule } from '../engine/rule.js';
+import { DigestCollector } from '../digest/collector.js';
+import { MetricsCollector } from '../facts/metrics.js';
+import { BareLogRecogniser } from './recognised.js';
+import { ClusterRoots } from './clusters.js';
+import { EMBEDDED } from '../core/assets.js';
+
+/** Where rules were loaded from: worker threads load the same ones. */
+export interface RuleSource {
+  /** User rule folders, loaded after the built-in pack. */
+  dirs: string[];
+  /** The rules selected, by id, in the main thread's order. */
+  ids: string[];
+}
+
+export interface ConsumerOptions {
+  maxLineBytes: number;
+  bareInput: boolean;
+  inventory: boolean;
+  digest: boolean;
+  /** Metrics for update risks (`--update-risks`); its consumer reads on the main thread only, so then one thread reads. */
+  metrics: boolean;
+}
+
+export interface AnalysisConsumers {
+  logs: BareLogRecogniser;
+  clusterRoots: ClusterRoots;
+  facts: FactsCollector;
+  timeline: TimelineSourcesCollector;
+  engine?: RuleEngine | undefined;
+  inventory?: InventoryCollector | undefined;
+  digest?: DigestCollector | undefined;
+  metrics?: MetricsCollector | undefined;
+  /** All of them, in the order every thread uses. */
+  all: EntryConsumer[];
+}
+
+export function analysisConsumers(options: ConsumerOptions, rules: readonly Rule[] | undefined): AnalysisConsumers {
+  const facts = new FactsCollector(options.maxLineBytes);
+  const engine = rules ? new RuleEngine(rules, { maxLineBytes: options.maxLineBytes, bareInput: options.bareInput }) : undefined;
+  const inventory = options.inventory ? new InventoryCollector() : undefined;
+  const timeline = new TimelineSourcesCollector();
+  const digest = options.digest ? new DigestCollector(options.maxLineBytes) : undefined;
+  const metrics = options.metrics ? new MetricsCollector() : undefined;
+  const logs = new BareLogRecogniser(options.bareInput);
+  const clusterRoots = new ClusterRoots();
+  const all: EntryConsumer[] = [logs, clusterRoots, facts, timeline, ...(engine ? [engine] : []), ...(inventory ? [inventory] : []), ...(digest ? [digest] : []), ...(metrics ? [metrics] : [])];
+  return { logs, clusterRoots, facts, timeline, engine, inventory, digest, metrics, all };
+}
+
+/** What a worker thread builds its consumers from. */
+export interface WorkerConsumerOptions extends ConsumerOptions {
+  rules?: RuleSource | undefined;
+}
+
+/** Rules a worker thread loaded, by source: several inputs read by one pool load them once. */
+const loaded = new Map<string, Promise<Rule[]>>();
+
+/** A worker thread's consumers for one input (the entry pool imports this module by URL). */
+export async function createConsumers(options: WorkerConsumerOptions): Promise<EntryConsumer[]> {
+  let rules: Promise<Rule[]> | undefined;
+  if (options.rules) {
+    const key = JSON.stringify(options.rules);
+    rules = loaded.get(key) ?? rulesOf(options.rules);
+    loaded.set(key, rules);
+  }
+  return analysisConsumers(options, await rules).all;
+}
+
+/**
+ * Whether entry worker threads can start: the single file (`npm run package`) bundles no entry
+ * worker script, so it reads every input on one thread whatever `--threads` says.
+ */
+export const THREADS_AVAILABLE = !EMBEDDED;
+
+/** A pool whose workers build the consumers of this module. */
+export function analysisPool(threads: number): EntryPool {
+  return new EntryPool(threads, { consumers: import.meta.url });
+}
+
+async function rulesOf(source: RuleSource): Promise<Rule[]> {
+  const byId = new Map((await loadRules(source.dirs)).rules.map((rule) => [rule.id, rule]));
+  return source.ids.map((id) => {
+    const rule = byId.get(id);
+    if (!rule) throw new Error(`rule ${id} did not load in a worker thread`);
+    return rule;
+  });
+}
+
+/**
+ * Inputs smaller than this (compressed size of an archive or file) are read on one thread when
+ * `--threads` is left out: starting workers and loading the rules in each costs more than the
+ * workers save (measured in BENCHMARKS.md, "Threads").
+ */
+export const AUTO_THREADS_MIN_BYTES = 48 * 1024 * 1024;
+
+/** Threads for `--threads` left out: one core for reading the container, the others for parsing. */
+export function defaultThreads(): number {
+  return Math.max(1, availableParallelism() - 1);
+}
+
+/** The threads for one input: as asked, or for `auto` the default for inputs that are not small (directories are not). */
+export async function threadsFor(input: string, threads: number | 'auto', max = Infinity): Promise<number> {
+  if (!THREADS_AVAILABLE) return 1;
+  if (threads !== 'auto') return threads;
+  const size = await stat(input).then(
+    (s) => (s.isFile() ? s.size : Infinity),
+    () => 0,
+  );
+  return size < AUTO_THREADS_MIN_BYTES ? 1 : Math.max(1, Math.min(max, defaultThreads()));
+}
