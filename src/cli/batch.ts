@@ -16,6 +16,7 @@ import { loadRules } from '../engine/load.js';
 import type { Rule } from '../engine/rule.js';
 import type { Limits } from '../core/limits.js';
 import { describeError } from '../core/problems.js';
+import { Channel } from '../core/channel.js';
 import type { RiskData } from '../risks/load.js';
 import { loadUpdateRisks } from './update-risks.js';
 import { selfWorker } from '../core/assets.js';
@@ -180,36 +181,5 @@ export async function* workerPool<T, R>(tasks: readonly T[], options: PoolOption
     yield* results;
   } finally {
     await Promise.all([...workers].map((worker) => worker.terminate()));
-  }
-}
-
-/** An unbounded queue read as an async iterable: pushes never wait, reads wait for a push. */
-class Channel<T> implements AsyncIterable<T> {
-  private readonly items: T[] = [];
-  private closed = false;
-  private wake: (() => void) | undefined;
-
-  push(item: T): void {
-    this.items.push(item);
-    this.signal();
-  }
-
-  close(): void {
-    this.closed = true;
-    this.signal();
-  }
-
-  private signal(): void {
-    const wake = this.wake;
-    this.wake = undefined;
-    wake?.();
-  }
-
-  async *[Symbol.asyncIterator](): AsyncGenerator<T> {
-    for (;;) {
-      if (this.items.length > 0) yield this.items.shift() as T;
-      else if (this.closed) return;
-      else await new Promise<void>((resolve) => (this.wake = resolve));
-    }
   }
 }

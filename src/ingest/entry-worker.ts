@@ -11,6 +11,7 @@ import type { Entry } from '../sources/types.js';
 import { isParallel, type EntryConsumer } from './consumer.js';
 import type { EntryPart, EntryWorkerData, FromWorker, ToWorker } from './pool.js';
 import { readEntry } from './walk.js';
+import { Channel } from '../core/channel.js';
 
 const port = parentPort;
 if (port === null) throw new Error('entry-worker.js runs only as a worker thread');
@@ -54,51 +55,21 @@ function post(taken: number, answer?: FromWorker['answers'][number]): void {
   }
 }
 
-/** One entry's bytes as they arrive: the body `readEntry` reads. */
-class Body implements AsyncIterable<Buffer> {
-  private readonly blocks: Buffer[] = [];
+/** One entry's bytes as they arrive: the body `readEntry` reads; each block read counts as taken. */
+class Body extends Channel<Buffer> {
   /** Blocks this entry's parts came in: given back once the entry is answered (nothing keeps views into them). */
   readonly sources: ArrayBuffer[] = [];
-  private ended = false;
-  private error: string | undefined;
-  private wake: (() => void) | undefined;
 
-  push(block: Buffer): void {
-    this.blocks.push(block);
-    this.signal();
-  }
-
-  end(error: string | undefined): void {
-    this.ended = true;
-    this.error = error;
-    this.signal();
-  }
-
-  private signal(): void {
-    const wake = this.wake;
-    this.wake = undefined;
-    wake?.();
-  }
-
-  async *[Symbol.asyncIterator](): AsyncGenerator<Buffer> {
-    for (;;) {
-      const block = this.blocks.shift();
-      if (block) {
-        post(block.length);
-        yield block;
-      } else if (this.ended) {
-        if (this.error !== undefined) throw new Error(this.error);
-        return;
-      } else {
-        await new Promise<void>((resolve) => (this.wake = resolve));
-      }
+  override async *[Symbol.asyncIterator](): AsyncGenerator<Buffer> {
+    for await (const block of super[Symbol.asyncIterator]()) {
+      post(block.length);
+      yield block;
     }
   }
 
   /** Blocks never read (the reader stopped early) count as taken. */
   discard(): void {
-    post(this.blocks.reduce((n, b) => n + b.length, 0));
-    this.blocks.length = 0;
+    post(this.drain().reduce((n, b) => n + b.length, 0));
   }
 }
 
@@ -158,7 +129,7 @@ port.on('message', (message: ToWorker) => {
         post(part.length);
       }
     }
-    if (part.end) body?.end(part.end.error);
+    if (part.end) body?.close(part.end.error);
   }
   if (block && users > 0) blockUsers.set(block, users);
   else if (block) release([block]);
