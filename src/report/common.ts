@@ -50,12 +50,12 @@ export function namesCompressedFile(report: Pick<Report, 'findings' | 'digest'>)
 }
 
 /**
- * Causes first (findings nothing explains), then the explained ones; each group most severe
- * first, then by ruleId; equal keys keep their input order. Being explained never lowers a
- * finding's severity, only its place.
+ * Causes first (problems nothing explains), then the explained ones, then context (info
+ * findings nothing explains); each group most severe first, then by ruleId; equal keys keep
+ * their input order. Being explained never lowers a finding's severity, only its place.
  */
 export function sortFindings(findings: readonly Finding[]): Finding[] {
-  const explained = (f: Finding): number => (f.explainedBy.length > 0 ? 1 : 0);
+  const explained = (f: Finding): number => (f.explainedBy.length > 0 ? 1 : f.severity === 'info' ? 2 : 0);
   return findings
     .map((finding, index) => ({ finding, index }))
     .sort(
