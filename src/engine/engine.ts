@@ -314,7 +314,7 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
       } else if (verdict === false || (verdict === true && findings.length === 0)) {
         result.passed.push({ ruleId: rule.id, title: rule.title, component: rule.component });
       } else if (verdict === 'unknown') {
-        const missing = states.filter((s) => values.truth(s.signal.name) === 'unknown').map((s) => missingData(s.signal));
+        const missing = missingData(states.filter((s) => values.truth(s.signal.name) === 'unknown').map((s) => s.signal), facts);
         result.notChecked.push({ ruleId: rule.id, title: rule.title, component: rule.component, reason: `the archive lacks ${missing.join('; ')}` });
       } else {
         for (const { finding, subject } of findings) {
@@ -562,19 +562,29 @@ function scopeOf(rule: Rule, facts: Facts): { outOfScope?: string; caveat?: stri
 /** Start of the caveat of a finding whose rule has a version range the cluster could not be checked against. */
 const UNKNOWN_VERSION_CAVEAT = 'The cluster version is unknown (this input holds no ClusterVersion)';
 
-function missingData(signal: Signal): string {
+/** What the archive lacks for these signals, each kind of data once with the signals that need it. */
+function missingData(signals: readonly Signal[], facts: EngineFacts): string[] {
+  const needs = new Map<string, string[]>();
+  for (const signal of signals) {
+    const what = missingWhat(signal, facts);
+    needs.set(what, [...(needs.get(what) ?? []), `'${signal.name}'`]);
+  }
+  return [...needs].map(([what, names]) => `${what} for signal${names.length > 1 ? 's' : ''} ${names.join(', ')}`);
+}
+
+function missingWhat(signal: Signal, facts: EngineFacts): string {
   switch (signal.type) {
     case 'log': {
       const scopes = signal.files.map(describeSelector).join(' or ');
       const marker = signal.presence ? ` holding a line like /${signal.presence.regex.source}/` : '';
-      return `logs${marker} for signal '${signal.name}' (${scopes})`;
+      return `logs${marker} (${scopes})`;
     }
     case 'resource':
-      return `${signal.kind} objects (${signal.group || 'core'}/${signal.resource}) for signal '${signal.name}'`;
+      return `${signal.kind} objects (${signal.group || 'core'}/${signal.resource})`;
     case 'event':
-      return `events for signal '${signal.name}'`;
+      return 'events';
     case 'fact':
-      return `${describeMissingFact(signal.fact)} for signal '${signal.name}'`;
+      return describeMissingFact(signal.fact, facts);
   }
 }
 

@@ -77,12 +77,16 @@ export const FACT_NAMES = [
   'updates.accepted',
 ] as const;
 
-export function describeMissingFact(name: string): string {
+export function describeMissingFact(name: string, facts: EngineFacts): string {
   if (name.startsWith('history') || name.startsWith('updates') || name === 'cluster') return `a ClusterVersion object (fact ${name})`;
   if (name === 'alerts') return 'the monitoring stack\'s alerts (monitoring/prometheus/rules.json, monitoring/alerts.json or an Insights config/alerts.json; fact alerts)';
   if (name.startsWith('cvo')) return `cluster-version-operator logs (fact ${name})`;
   if (name === 'collection') return 'a must-gather timestamp file (fact collection)';
   // Read after "the archive lacks": the data comes from the command line, not the archive.
-  if (name.startsWith('risks')) return `a ClusterVersion, or mgsift was given no update-risk data (--update-risks DIR or MGSIFT_UPDATE_RISKS: a cincinnati-graph-data checkout) (fact ${name})`;
+  if (name.startsWith('risks')) {
+    return facts.updateRisks === undefined
+      ? `update-risk data, which mgsift was not given (--update-risks DIR or MGSIFT_UPDATE_RISKS: a cincinnati-graph-data checkout; fact ${name})`
+      : `a ClusterVersion object (fact ${name})`;
+  }
   return `fact ${name}`;
 }

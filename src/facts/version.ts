@@ -155,12 +155,15 @@ export function isDowngrade(from: string | null | undefined, to: string | null |
 /**
  * Whether the update service could offer `to` to a cluster at `from`: a newer release of the
  * same minor version or of the next one (the OpenShift update graph has no edge that skips a
- * minor version; EUS-to-EUS updates pass through the minor between).
+ * minor version; EUS-to-EUS updates pass through the minor between). Never out of a CI or nightly
+ * build, which the graph does not hold.
  */
 export function isUpdateCandidate(from: string | null | undefined, to: string | null | undefined): boolean {
   const a = parseVersion(from);
   const b = parseVersion(to);
   if (!a || !b || a.major !== b.major) return false;
+  // CI and nightly builds are no nodes of the update graph: nothing is offered out of them.
+  if (a.kind === 'ci' || a.kind === 'nightly') return false;
   const step = b.minor - a.minor;
   return (step === 0 || step === 1) && compareVersions(from, to) < 0;
 }

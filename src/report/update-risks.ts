@@ -7,6 +7,7 @@
  * versions it holds for (a risk usually spans many targets); edges the cluster already took
  * one row per transition; then where the cluster's own conditionalUpdates disagree.
  */
+import { parseVersion } from '../facts/version.js';
 import type { UpdateRisks } from '../risks/update-risks.js';
 import type { RiskVerdict } from '../risks/evaluate.js';
 import type { ReportUpdateRisks, RiskRow } from './model.js';
@@ -99,7 +100,7 @@ export function updateRisksSummary(r: ReportUpdateRisks): string {
   if (!r.currentVersion) return `${data}; the cluster's current version is unknown, so no edge out of it could be chosen.`;
   const blocked = r.blockedTargets.length > 0 ? ` ${r.blockedTargets.length} of them blocked without conditions (not offered).` : '';
   return (
-    `${data}. Out of ${r.currentVersion}: ${r.targets} candidate target version(s) with published risks (same or next minor version).${blocked} ` +
+    `${data}. Out of ${r.currentVersion}: ${r.targets} candidate target version(s) with published risks (same or next minor version${['ci', 'nightly'].includes(parseVersion(r.currentVersion)?.kind ?? '') ? '; none out of a CI or nightly build, which the update graph does not hold' : ''}).${blocked} ` +
     `${c.applies} risk(s) apply, ${c.unknown} could not be evaluated, ${c['does-not-apply']} do not apply. ` +
     `${r.taken.length} update(s) in the history have published risks. Verdicts read the archive as collected.`
   );

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   compareVersions,
+  isUpdateCandidate,
   isDowngrade,
   isValidRange,
   isYStreamChange,
@@ -158,5 +159,15 @@ describe('minorOf / isYStreamChange / isDowngrade', () => {
     expect(isDowngrade('4.6.8', '4.6.8')).toBe(false);
     expect(isDowngrade('4.7.0', '4.7.0-rc.1')).toBe(true);
     expect(isDowngrade('garbage', '4.1.0')).toBe(false);
+  });
+});
+
+describe('isUpdateCandidate', () => {
+  it('offers newer releases of the same or the next minor, never out of a CI or nightly build', () => {
+    expect(isUpdateCandidate('4.9.10', '4.10.38')).toBe(true);
+    expect(isUpdateCandidate('4.9.10', '4.9.11')).toBe(true);
+    expect(isUpdateCandidate('4.9.10', '4.11.0')).toBe(false);
+    expect(isUpdateCandidate('4.9.0-0.nightly-2021-09-10-170926', '4.10.38')).toBe(false);
+    expect(isUpdateCandidate('4.6.0-0.ci-2020-10-14-152012', '4.6.1')).toBe(false);
   });
 });
