@@ -11,7 +11,7 @@ import { LogScanner, type CandidateLine } from './scan.js';
 import type { EventSignal, FactSignal, LogSelector, LogSignal, ResourceSignal, Rule, Signal } from './rule.js';
 import { findingId, type Evidence, type Finding, type NotChecked, type Passed } from './findings.js';
 import { fieldValues, type FieldPath } from './field-path.js';
-import { joinFindings, type Diagnosis, type LinkSubject, type ObjectRef, type TimeWindow } from './diagnosis.js';
+import { joinFindings, objectKey, type Diagnosis, type FindingPart, type LinkSubject, type ObjectRef, type TimeWindow } from './diagnosis.js';
 import type { ObjectTemplate, WindowTemplate } from './rule.js';
 
 /** Longest evidence text kept (a log line can be much longer). */
@@ -197,7 +197,7 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
         signal: signal.name,
         file: entry.path,
         line: place.line,
-        time: undefined,
+        time: signal.since ? earliestTime(fieldValues(object, signal.since)) : undefined,
         text: clip(signal.summary ? safeRender(signal.summary, { object }) : `${kind} ${meta.namespace ? `${meta.namespace}/` : ''}${name}`),
         object: ref,
         captures: { ...captured, kind, name, namespace: meta.namespace ?? '' },
@@ -422,6 +422,7 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
       ),
       windows: windowsOf(rule.windows, itemsOf, context, facts.collectedAt),
       explains: rule.explains,
+      parts: partsOf(rule, matched, context),
     };
     const message = safeRender(rule.message, context);
     const finding: Finding = {
@@ -471,22 +472,80 @@ function matchField(object: K8sObject, match: { path: FieldPath; regex: RegExp }
 /** The objects of `about` / `mentions` entries, rendered per evidence item or once for the finding. */
 function objectsOf(entries: readonly ObjectTemplate[], itemsOf: (signal: string) => Held[], context: object): ObjectRef[] {
   const refs = new Map<string, ObjectRef>();
-  const add = (entry: ObjectTemplate, scope: object, fallback: Evidence['object']): void => {
-    const kind = entry.kind ? safeRender(entry.kind, scope) : (fallback?.kind ?? '');
-    const namespace = entry.namespace ? safeRender(entry.namespace, scope) : entry.name ? undefined : fallback?.namespace;
-    // A list as messages write it: `a, b and c`.
-    const names = entry.name ? safeRender(entry.name, scope).split(/[\s,]+/).filter((n) => n !== 'and') : [fallback?.name ?? ''];
-    for (const name of names) {
-      if (kind === '' || name === '' || name.startsWith('(template error')) continue;
-      const ref: ObjectRef = { kind, name, ...(namespace ? { namespace } : {}) };
-      refs.set(`${kind}/${namespace ?? ''}/${name}`, ref);
-    }
-  };
   for (const entry of entries) {
-    if (entry.signal === undefined) add(entry, context, undefined);
-    else for (const item of itemsOf(entry.signal)) add(entry, { ...context, ...templateItem(item) }, evidenceObject(item));
+    const rendered =
+      entry.signal === undefined ? renderObjects(entry, context, undefined) : itemsOf(entry.signal).flatMap((item) => renderObjects(entry, { ...context, ...templateItem(item) }, evidenceObject(item)));
+    for (const ref of rendered) refs.set(objectKey(ref), ref);
   }
   return [...refs.values()];
+}
+
+/** The objects one `about` / `mentions` entry names in one scope; `fallback`: the evidence item's own object. */
+function renderObjects(entry: ObjectTemplate, scope: object, fallback: Evidence['object']): ObjectRef[] {
+  const kind = entry.kind ? safeRender(entry.kind, scope) : (fallback?.kind ?? '');
+  const namespace = entry.namespace ? safeRender(entry.namespace, scope) : entry.name ? undefined : fallback?.namespace;
+  // A list as messages write it: `a, b and c`.
+  const names = entry.name ? safeRender(entry.name, scope).split(/[\s,]+/).filter((n) => n !== 'and') : [fallback?.name ?? ''];
+  return names
+    .filter((name) => kind !== '' && name !== '' && !name.startsWith('(template error'))
+    .map((name) => ({ kind, name, ...(namespace ? { namespace } : {}) }));
+}
+
+/**
+ * The finding's parts (see {@link FindingPart}): per evidence item, the objects its `about`
+ * entries render, what its `mentions` entries render and its time; items sharing an object make
+ * one part. What no item holds (entries without a signal, items about nothing) is shared by all.
+ */
+function partsOf(rule: Rule, matched: readonly SignalState[], context: object): FindingPart[] {
+  const byItem = new Map<Held, FindingPart>();
+  const shared: FindingPart = { about: [], mentions: [], times: [] };
+  const partOf = (item: Held): FindingPart => {
+    let part = byItem.get(item);
+    if (!part) byItem.set(item, (part = { about: [], mentions: [], times: [] }));
+    return part;
+  };
+  const itemsOf = (signal: string): Held[] => matched.find((s) => s.signal.name === signal)?.items ?? [];
+  for (const [entries, field] of [[rule.about, 'about'], [rule.mentions, 'mentions']] as const) {
+    for (const entry of entries) {
+      if (entry.signal === undefined) shared[field].push(...renderObjects(entry, context, undefined));
+      else for (const item of itemsOf(entry.signal)) partOf(item)[field].push(...renderObjects(entry, { ...context, ...templateItem(item) }, evidenceObject(item)));
+    }
+  }
+  for (const state of matched) {
+    const joinable = state.signal.type === 'log' || state.signal.type === 'event';
+    for (const item of state.items) {
+      if (item.time === undefined) continue;
+      const part = byItem.get(item) ?? shared;
+      if (joinable) part.times.push(item.time);
+      part.since = Math.min(part.since ?? item.time, item.time);
+    }
+  }
+  // Items about the same object are one part: a pool and the node its message names, twice.
+  const merged: FindingPart[] = [];
+  for (const part of byItem.values()) {
+    if (part.about.length === 0) {
+      shared.mentions.push(...part.mentions);
+      shared.times.push(...part.times);
+      if (part.since !== undefined) shared.since = Math.min(shared.since ?? part.since, part.since);
+      continue;
+    }
+    const keys = new Set(part.about.map(objectKey));
+    const overlapping = merged.filter((m) => m.about.some((o) => keys.has(objectKey(o))));
+    const into = overlapping.reduce((a, b) => mergeParts(a, b), part);
+    merged.splice(0, merged.length, ...merged.filter((m) => !overlapping.includes(m)), into);
+  }
+  const parts = merged.length > 0 ? merged : [{ about: [], mentions: [], times: [] }];
+  return parts.map((part) => uniqueRefs(mergeParts(part, shared)));
+}
+
+function mergeParts(a: FindingPart, b: FindingPart): FindingPart {
+  const since = a.since === undefined ? b.since : b.since === undefined ? a.since : Math.min(a.since, b.since);
+  return { about: [...a.about, ...b.about], mentions: [...a.mentions, ...b.mentions], times: [...a.times, ...b.times], since };
+}
+
+function uniqueRefs(part: FindingPart): FindingPart {
+  const unique = (refs: ObjectRef[]): ObjectRef[] => [...new Map(refs.map((r) => [objectKey(r), r])).values()];
+  return { ...part, about: unique(part.about), mentions: unique(part.mentions) };
 }
 
 /** An evidence item's object: the matched object or event's, or a log line's pod. */
@@ -509,6 +568,12 @@ function windowsOf(entries: readonly WindowTemplate[], itemsOf: (signal: string)
     else for (const item of itemsOf(entry.signal)) add(entry, { ...context, ...templateItem(item) });
   }
   return windows;
+}
+
+/** The earliest of a field's ISO times, epoch ms. */
+function earliestTime(values: readonly string[]): number | undefined {
+  const times = values.map((v) => Date.parse(v)).filter((t) => Number.isFinite(t));
+  return times.length > 0 ? Math.min(...times) : undefined;
 }
 
 /** Epoch ms from a rendered template: digits, or an ISO time. */

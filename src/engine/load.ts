@@ -135,6 +135,7 @@ interface RawSignal {
     where?: string;
     match?: { field: string; regex: string; required?: boolean };
     summary?: string;
+    since?: string;
   };
   event?: { reason?: string; message?: string; literal?: string; namespace?: string; involvedKind?: string; involvedName?: string; where?: string };
   fact?: { name: string; where?: string; summary?: string };
@@ -226,6 +227,8 @@ export function loadRuleText(file: string, text: string, builtin: boolean): { ru
       const matchPath = r.match && compile([...base, 'resource', 'match', 'field'], () => parseFieldPath(r.match!.field));
       const matchRe = r.match && regex([...base, 'resource', 'match', 'regex'], r.match.regex, 'g');
       if (r.match && (!matchPath || !matchRe)) continue;
+      const sincePath = r.since === undefined ? undefined : compile([...base, 'resource', 'since'], () => parseFieldPath(r.since!));
+      if (r.since !== undefined && !sincePath) continue;
       signals.push({
         type: 'resource',
         name,
@@ -237,6 +240,7 @@ export function loadRuleText(file: string, text: string, builtin: boolean): { ru
         where,
         match: r.match && matchPath && matchRe ? { path: matchPath, regex: matchRe, required: r.match.required ?? true } : undefined,
         summary: template([...base, 'resource', 'summary'], r.summary),
+        since: sincePath,
       });
     } else if (spec.event) {
       const e = spec.event;
