@@ -231,8 +231,8 @@ function timeInWindow(windows: readonly TimeWindow[], times: readonly number[]):
   for (const window of windows) {
     const inside = sorted.find((t) => t >= window.from && (window.to === undefined || t <= window.to));
     if (inside !== undefined) {
-      const to = window.to === undefined ? 'collection' : isoMinute(window.to);
-      return `at ${isoMinute(inside)}, inside ${window.label} (${isoMinute(window.from)} – ${to})`;
+      const span = window.to === undefined ? `since ${isoMinute(window.from)}, still open when collected` : `${isoMinute(window.from)} – ${isoMinute(window.to)}`;
+      return `at ${isoMinute(inside)}, inside ${window.label} (${span})`;
     }
   }
   return undefined;

@@ -5,7 +5,7 @@ import { parseLogLine } from '../parsers/logline.js';
 import { satisfiesRange } from '../facts/version.js';
 import type { Facts } from '../facts/collector.js';
 import { eventTimes } from '../facts/events.js';
-import { factValue, factFile, describeMissingFact, type EngineFacts } from './facts-view.js';
+import { factValue, factFile, describeMissingFact, MOMENT_FACTS, type EngineFacts } from './facts-view.js';
 import { evaluateCondition, type SignalValues } from './condition.js';
 import { LogScanner, type CandidateLine } from './scan.js';
 import type { EventSignal, FactSignal, LogSelector, LogSignal, ResourceSignal, Rule, Signal } from './rule.js';
@@ -377,7 +377,7 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
       this.hold(state, undefined, {
         signal: signal.name,
         file: factFile(facts, signal.fact, item),
-        line: undefined,
+        line: lineOfItem(item),
         time: timeOfItem(item),
         text: clip(text),
         object: objectOfItem(item),
@@ -412,15 +412,12 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
       severity,
       about,
       mentions: objectsOf(rule.mentions, itemsOf, context),
-      // When things happened (log lines, events), not when a fact or object says something began.
-      times: matched
-        .filter((s) => s.signal.type === 'log' || s.signal.type === 'event')
-        .flatMap((s) => s.items.flatMap((i) => (i.time === undefined ? [] : [i.time]))),
+      times: matched.filter(joinsByTime).flatMap((s) => s.items.flatMap((i) => (i.time === undefined ? [] : [i.time]))),
       since: matched.reduce<number | undefined>(
         (min, s) => s.items.reduce((m, i) => (i.time !== undefined && (m === undefined || i.time < m) ? i.time : m), min),
         undefined,
       ),
-      windows: windowsOf(rule.windows, itemsOf, context, facts.collectedAt),
+      windows: windowsOf(rule.windows, itemsOf, context),
       explains: rule.explains,
       parts: partsOf(rule, matched, context),
     };
@@ -512,7 +509,7 @@ function partsOf(rule: Rule, matched: readonly SignalState[], context: object): 
     }
   }
   for (const state of matched) {
-    const joinable = state.signal.type === 'log' || state.signal.type === 'event';
+    const joinable = joinsByTime(state);
     for (const item of state.items) {
       if (item.time === undefined) continue;
       const part = byItem.get(item) ?? shared;
@@ -555,13 +552,13 @@ function evidenceObject(item: Held): Evidence['object'] {
   return undefined;
 }
 
-function windowsOf(entries: readonly WindowTemplate[], itemsOf: (signal: string) => Held[], context: object, collectedAt: number | undefined): TimeWindow[] {
+function windowsOf(entries: readonly WindowTemplate[], itemsOf: (signal: string) => Held[], context: object): TimeWindow[] {
   const windows: TimeWindow[] = [];
   const add = (entry: WindowTemplate, scope: object): void => {
     const from = timeValue(safeRender(entry.from, scope));
     if (from === undefined) return;
     const to = entry.to ? timeValue(safeRender(entry.to, scope)) : undefined;
-    windows.push({ from, to: to ?? collectedAt, label: safeRender(entry.label, scope) });
+    windows.push({ from, to, label: safeRender(entry.label, scope) });
   };
   for (const entry of entries) {
     if (entry.signal === undefined) add(entry, context);
@@ -691,6 +688,18 @@ function isEventFile(entry: ClassifiedEntry): boolean {
 function stringField(object: K8sObject, key: string): string {
   const value = object[key];
   return typeof value === 'string' ? value : '';
+}
+
+/** When things happened (log lines, events, facts made of log lines), not when a fact or object says something began. */
+function joinsByTime(state: SignalState): boolean {
+  const signal = state.signal;
+  return signal.type === 'log' || signal.type === 'event' || (signal.type === 'fact' && MOMENT_FACTS.has(signal.fact));
+}
+
+/** A fact item's line in its file, when it came from one (a log line). */
+function lineOfItem(item: unknown): number | undefined {
+  const line = (item as { line?: unknown } | undefined)?.line;
+  return typeof line === 'number' ? line : undefined;
 }
 
 function timeOfItem(item: unknown): number | undefined {

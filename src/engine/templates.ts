@@ -27,6 +27,11 @@ hb.registerHelper('elapsed', (from: unknown, to: unknown) => {
   const parts = [days > 0 ? `${days}d` : '', hours > 0 ? `${hours}h` : '', `${minutes % 60}m`];
   return parts.filter(Boolean).join('');
 });
+// `time` inside [from, to]; `to` absent: still open (an update in progress).
+hb.registerHelper('within', (time: unknown, from: unknown, to: unknown) => {
+  if (typeof time !== 'number' || typeof from !== 'number' || time < from) return false;
+  return typeof to !== 'number' || time <= to;
+});
 hb.registerHelper('includes', (list: unknown, value: unknown) => Array.isArray(list) && list.includes(value));
 hb.registerHelper('unique', (list: unknown, key: unknown) => {
   if (!Array.isArray(list)) return [];

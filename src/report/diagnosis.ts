@@ -30,7 +30,8 @@ export function objectsText(about: readonly ObjectRef[]): string {
 /** One node as a sentence: `Title — objects, since 2021-04-29 23:34:37Z`. */
 export function nodeSentence(node: DiagnosisNode): string {
   const objects = node.about.length > 0 ? ` — ${objectsText(node.about)}` : '';
-  const since = node.since !== undefined ? `${objects === '' ? ' —' : ','} since ${formatUtc(node.since)}` : '';
+  // To the second: a sentence, not a log line.
+  const since = node.since !== undefined ? `${objects === '' ? ' —' : ','} since ${formatUtc(Math.floor(node.since / 1000) * 1000)}` : '';
   return sanitizeText(`${node.title}${objects}${since}`);
 }
 
