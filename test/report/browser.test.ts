@@ -190,7 +190,7 @@ describe.skipIf(!hasChromium)(`HTML report in Chromium (${CHROMIUM})`, () => {
         // A root cause is open; a symptom is folded under its title (the chain above says why) and opens on Enter.
         const body = target.locator('details.finding-body');
         if (!(await body.evaluate((d) => (d as HTMLDetailsElement).open))) {
-          await target.locator('summary').focus();
+          await target.locator('details.finding-body > summary').focus();
           await page.keyboard.press('Enter');
         }
         expect(await target.innerText()).toContain(hrefs[i]!.slice('#finding-'.length));
