@@ -405,6 +405,7 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     const severity = rule.severityWhen.find((s) => evaluateCondition(s.condition, values) === true)?.severity ?? rule.severity;
     const itemsOf = (signal: string): Held[] => states.find((s) => s.signal.name === signal)?.items ?? [];
     const about = objectsOf(rule.about, itemsOf, context);
+    const parts = partsOf(rule, matched, context);
     const subject: LinkSubject = {
       id: findingId({ ruleId: rule.id, key }),
       rule: rule.id,
@@ -413,13 +414,10 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
       about,
       mentions: objectsOf(rule.mentions, itemsOf, context),
       times: matched.filter(joinsByTime).flatMap((s) => s.items.flatMap((i) => (i.time === undefined ? [] : [i.time]))),
-      since: matched.reduce<number | undefined>(
-        (min, s) => s.items.reduce((m, i) => (i.time !== undefined && (m === undefined || i.time < m) ? i.time : m), min),
-        undefined,
-      ),
+      since: earliestOf(parts.map((p) => p.since)),
       windows: windowsOf(rule.windows, itemsOf, context),
       explains: rule.explains,
-      parts: partsOf(rule, matched, context),
+      parts,
     };
     const message = safeRender(rule.message, context);
     const finding: Finding = {
@@ -532,7 +530,14 @@ function partsOf(rule: Rule, matched: readonly SignalState[], context: object): 
     merged.splice(0, merged.length, ...merged.filter((m) => !overlapping.includes(m)), into);
   }
   const parts = merged.length > 0 ? merged : [{ about: [], mentions: [], times: [] }];
-  return parts.map((part) => uniqueRefs(mergeParts(part, shared)));
+  // Since when is the part's own evidence's: context about nothing (a rollback in the history
+  // next to OVN churn) says when that began, not the problem; it stands in only when nothing else does.
+  return parts.map((part) => uniqueRefs({ ...mergeParts(part, shared), since: part.since ?? shared.since }));
+}
+
+function earliestOf(times: readonly (number | undefined)[]): number | undefined {
+  const known = times.filter((t): t is number => t !== undefined);
+  return known.length > 0 ? Math.min(...known) : undefined;
 }
 
 function mergeParts(a: FindingPart, b: FindingPart): FindingPart {
