@@ -159,8 +159,11 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
 
   private matchLine(line: CandidateLine, entry: ClassifiedEntry): void {
     let parsed: ReturnType<typeof parseLogLine> | undefined;
+    // Rules that share a regex (see `compiledRegex`) share its run on the line.
+    const runs = new Map<RegExp, RegExpExecArray | null>();
     for (const signal of line.signals) {
-      const match = signal.regex.exec(line.text);
+      let match = runs.get(signal.regex);
+      if (match === undefined) runs.set(signal.regex, (match = signal.regex.exec(line.text)));
       if (!match) continue;
       const vouched = this.presenceOf.get(signal);
       if (vouched) {
