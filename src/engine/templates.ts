@@ -56,8 +56,8 @@ export function compileTemplate(source: string): Template {
 function compileTemplateSource(source: string): Template {
   let compiled: HandlebarsTemplateDelegate;
   try {
-    hb.parse(source); // syntax errors now, at load; the code is generated at first render (most rules never fire)
-    compiled = hb.compile(source, { noEscape: true, strict: false });
+    // Syntax errors now, at load; the code is generated from this parse at first render (most rules never fire).
+    compiled = hb.compile(hb.parseWithoutProcessing(source), { noEscape: true, strict: false });
   } catch (err) {
     throw new TemplateError(`template: ${(err as Error).message.split('\n').slice(0, 2).join(' ')}`);
   }
