@@ -191,17 +191,20 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
 
   object(object: K8sObject, entry: ClassifiedEntry, place: ObjectPlace): void {
     const kind = object.kind;
+    const events = kind === 'Event' && isEventFile(entry);
+    const states = kind === undefined ? undefined : this.resourceStatesByKind.get(kind);
+    if (!events && !states) return;
     // Rules that share a `where` expression share its program: it runs once per object.
-    const verdicts = new Map<CelProgram, boolean>();
+    let verdicts: Map<CelProgram, boolean> | undefined;
     const holds = (where: CelProgram): boolean => {
+      verdicts ??= new Map();
       let verdict = verdicts.get(where);
       if (verdict === undefined) verdicts.set(where, (verdict = where({ object })));
       return verdict;
     };
-    if (kind === 'Event' && isEventFile(entry)) {
+    if (events) {
       for (const state of this.eventStates) this.matchEvent(state, object, entry, place, holds);
     }
-    const states = kind === undefined ? undefined : this.resourceStatesByKind.get(kind);
     if (!states || kind === undefined) return;
     const group = groupOf(object) ?? '';
     for (const state of states) {
