@@ -4,6 +4,7 @@
 // size and source, so `npm run bench` builds each archive once.
 //
 //   node bench/generate.mjs --size 0.25 [--formats gz,xz] [--cache .bench-cache] [--source auto|mini]
+//   node bench/generate.mjs --real-copies [--cache .bench-cache] [--source auto|mini]   (the real-content case)
 //
 // Scaling: the base cluster is the first real archive, unchanged except that every pod log
 // (but the CVO's, whose lines feed facts) grows LOG_GROWTH-fold with older history: slices of
@@ -441,18 +442,19 @@ export const REAL_COPIES = 4;
  * logical logs, skipped as duplicates) and the YAML of every copy. Undefined without the real
  * archives. Cached as `mg-<source>-image-x4-v<generator version>.tar.gz`.
  */
-export function ensureRealCopies({ cacheDir = DEFAULT_CACHE, log = () => {} } = {}) {
+export function ensureRealCopies({ cacheDir = DEFAULT_CACHE, source = 'auto', log = () => {} } = {}) {
   mkdirSync(cacheDir, { recursive: true });
-  const sources = prepareSources(cacheDir);
-  if (sources.kind !== 'real') return undefined;
+  const sources = prepareSources(cacheDir, source);
+  // Tests ask for the small fixture; otherwise the case exists only with the real archives.
+  if (sources.kind !== 'real' && source !== 'mini') return undefined;
   const root = sources.roots[0];
-  const sourceName = REAL_ARCHIVES[0].replace(/^must-gather-|\.tar\.xz$/g, '');
+  const sourceName = sources.kind === 'real' ? REAL_ARCHIVES[0].replace(/^must-gather-|\.tar\.xz$/g, '') : 'mini';
   const name = `mg-${sourceName}-image-x${REAL_COPIES}-v${GENERATOR_VERSION}`;
   const manifestPath = join(cacheDir, `${name}.json`);
   const path = join(cacheDir, `${name}.tar.gz`);
   if (existsSync(manifestPath) && existsSync(path)) return JSON.parse(readFileSync(manifestPath, 'utf8'));
   const started = Date.now();
-  log(`building ${relative(REPO, path)} (${REAL_ARCHIVES[0]}'s image folder ×${REAL_COPIES})`);
+  log(`building ${relative(REPO, path)} (${sources.kind === 'real' ? REAL_ARCHIVES[0] : relative(REPO, root)}'s image folder ×${REAL_COPIES})`);
   const image = imageDir(root);
   const tree = join(cacheDir, `${name}.tree`);
   const top = `${ROOT_NAME}-x${REAL_COPIES}`;
@@ -478,7 +480,7 @@ export function ensureRealCopies({ cacheDir = DEFAULT_CACHE, log = () => {} } = 
   run('bash', ['-o', 'pipefail', '-c', `tar -C '${tree}' --sort=name --hard-dereference --owner=0 --group=0 --numeric-owner --mtime='2021-08-03 10:13:47Z' -cf - '${top}' | ${compressor('gz')} > '${path}.partial'`]);
   renameSync(`${path}.partial`, path);
   rmSync(tree, { recursive: true, force: true });
-  const manifest = { name, source: REAL_ARCHIVES[0], copies: REAL_COPIES, bytes, files, path, archiveBytes: statSync(path).size, buildSeconds: (Date.now() - started) / 1000, expected: [] };
+  const manifest = { name, source: sources.kind === 'real' ? REAL_ARCHIVES[0] : relative(REPO, root), copies: REAL_COPIES, bytes, files, path, archiveBytes: statSync(path).size, buildSeconds: (Date.now() - started) / 1000, expected: [] };
   writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
   return manifest;
 }
@@ -502,6 +504,11 @@ async function main() {
     const i = args.indexOf(flag);
     return i >= 0 ? args[i + 1] : fallback;
   };
+  if (args.includes('--real-copies')) {
+    const copies = ensureRealCopies({ cacheDir: resolve(value('--cache', DEFAULT_CACHE)), source: value('--source', 'auto'), log: (m) => process.stderr.write(`bench: ${m}\n`) });
+    process.stdout.write(`${JSON.stringify(copies ?? null, null, 2)}\n`);
+    return;
+  }
   const manifest = await ensureArchive({
     sizeGb: Number(value('--size', '0.25')),
     formats: value('--formats', 'gz,xz').split(','),
