@@ -13,6 +13,7 @@ import { findingId, type Evidence, type Finding, type NotChecked, type Passed } 
 import { fieldValues, type FieldPath } from './field-path.js';
 import { joinFindings, objectKey, type Diagnosis, type FindingPart, type LinkSubject, type ObjectRef, type TimeWindow } from './diagnosis.js';
 import type { ObjectTemplate, WindowTemplate } from './rule.js';
+import type { CelProgram } from './cel.js';
 
 /** Longest evidence text kept (a log line can be much longer). */
 const MAX_EVIDENCE_TEXT = 2000;
@@ -64,6 +65,9 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
   private readonly states: SignalState[] = [];
   private readonly logStates: SignalState[];
   private readonly resourceStates: SignalState[];
+  /** Resource signals by the kind of object they match, and by the resource (file) that holds it. */
+  private readonly resourceStatesByKind = new Map<string, SignalState[]>();
+  private readonly resourceStatesByResource = new Map<string, SignalState[]>();
   private readonly eventStates: SignalState[];
   private readonly stateOf = new Map<Signal, SignalState>();
   /** Presence probes of log signals, and the state each one vouches for. */
@@ -87,6 +91,11 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     this.logStates = this.states.filter((s) => s.signal.type === 'log');
     this.resourceStates = this.states.filter((s) => s.signal.type === 'resource');
     this.eventStates = this.states.filter((s) => s.signal.type === 'event');
+    for (const state of this.resourceStates) {
+      const signal = state.signal as ResourceSignal;
+      pushTo(this.resourceStatesByKind, signal.kind, state);
+      pushTo(this.resourceStatesByResource, signal.resource, state);
+    }
   }
 
   need(entry: ClassifiedEntry): Need | undefined {
@@ -95,7 +104,7 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     }
     if (entry.kind !== 'list' && entry.kind !== 'namespaced-object' && entry.kind !== 'cluster-object') return undefined;
     let wanted = false;
-    for (const state of this.resourceStates) {
+    for (const state of (entry.resource !== undefined && this.resourceStatesByResource.get(entry.resource)) || []) {
       if (holdsResource(entry, state.signal as ResourceSignal)) {
         state.seen = true;
         wanted = true;
@@ -150,8 +159,11 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
 
   private matchLine(line: CandidateLine, entry: ClassifiedEntry): void {
     let parsed: ReturnType<typeof parseLogLine> | undefined;
+    // Rules that share a regex (see `compiledRegex`) share its run on the line.
+    const runs = new Map<RegExp, RegExpExecArray | null>();
     for (const signal of line.signals) {
-      const match = signal.regex.exec(line.text);
+      let match = runs.get(signal.regex);
+      if (match === undefined) runs.set(signal.regex, (match = signal.regex.exec(line.text)));
       if (!match) continue;
       const vouched = this.presenceOf.get(signal);
       if (vouched) {
@@ -179,16 +191,29 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
 
   object(object: K8sObject, entry: ClassifiedEntry, place: ObjectPlace): void {
     const kind = object.kind;
-    if (kind === 'Event' && isEventFile(entry)) {
-      for (const state of this.eventStates) this.matchEvent(state, object, entry, place);
+    const events = kind === 'Event' && isEventFile(entry);
+    const states = kind === undefined ? undefined : this.resourceStatesByKind.get(kind);
+    if (!events && !states) return;
+    // Rules that share a `where` expression share its program: it runs once per object.
+    let verdicts: Map<CelProgram, boolean> | undefined;
+    const holds = (where: CelProgram): boolean => {
+      verdicts ??= new Map();
+      let verdict = verdicts.get(where);
+      if (verdict === undefined) verdicts.set(where, (verdict = where({ object })));
+      return verdict;
+    };
+    if (events) {
+      for (const state of this.eventStates) this.matchEvent(state, object, entry, place, holds);
     }
-    for (const state of this.resourceStates) {
+    if (!states || kind === undefined) return;
+    const group = groupOf(object) ?? '';
+    for (const state of states) {
       const signal = state.signal as ResourceSignal;
-      if (kind !== signal.kind || (groupOf(object) ?? '') !== signal.group) continue;
+      if (group !== signal.group) continue;
       const meta = object.metadata ?? {};
       if (signal.namespace !== undefined && meta.namespace !== signal.namespace) continue;
       if (signal.objectName !== undefined && meta.name !== signal.objectName) continue;
-      if (signal.where && !signal.where({ object })) continue;
+      if (signal.where && !holds(signal.where)) continue;
       const captured = signal.match ? matchField(object, signal.match) : {};
       if (signal.match?.required && captured === undefined) continue;
       const name = meta.name ?? '';
@@ -206,7 +231,7 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     }
   }
 
-  private matchEvent(state: SignalState, event: K8sObject, entry: ClassifiedEntry, place: ObjectPlace): void {
+  private matchEvent(state: SignalState, event: K8sObject, entry: ClassifiedEntry, place: ObjectPlace, holds: (where: CelProgram) => boolean): void {
     const signal = state.signal as EventSignal;
     const reason = stringField(event, 'reason');
     const message = stringField(event, 'message') || stringField(event, 'note');
@@ -222,7 +247,7 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
       match = signal.message.exec(message);
       if (!match) return;
     }
-    if (signal.where && !signal.where({ object: event })) return;
+    if (signal.where && !holds(signal.where)) return;
     const time = eventTimes(event).last;
     const objectName = String(involved['name'] ?? '');
     const count = typeof event['count'] === 'number' ? ` (x${event['count']})` : '';
@@ -663,6 +688,12 @@ function describeSelector(selector: LogSelector): string {
   if (selector.path) parts.push('path pattern');
   if (selector.bare) parts.push('a single log file');
   return parts.join(', ') || 'any log';
+}
+
+function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }
 
 function isLog(entry: ClassifiedEntry): boolean {

@@ -180,7 +180,7 @@ export function loadRuleText(file: string, text: string, builtin: boolean): { ru
       at(path, `regex ${unsafe}`);
       return undefined;
     }
-    return new RegExp(source, flags);
+    return compiledRegex(source, flags);
   };
 
   const signals: Signal[] = [];
@@ -343,6 +343,20 @@ export function loadRuleText(file: string, text: string, builtin: boolean): { ru
       builtin,
     },
   };
+}
+
+/**
+ * Regexes by source and flags: rules that repeat one share it, and the engine runs it once per
+ * line or object. Sharing is safe: regexes are run with `exec`/`test` without the `g` and `y`
+ * flags (no `lastIndex` state), or with `matchAll`, which runs on a copy.
+ */
+const regexes = new Map<string, RegExp>();
+
+function compiledRegex(source: string, flags: string): RegExp {
+  const key = `${flags}/${source}`;
+  let regex = regexes.get(key);
+  if (!regex) regexes.set(key, (regex = new RegExp(source, flags)));
+  return regex;
 }
 
 function compileSelector(raw: Record<string, string | boolean>): LogSelector {

@@ -49,11 +49,20 @@ export type Template = (context: object) => string;
 
 export class TemplateError extends Error {}
 
+/** Templates by source: a template is a pure function of its source, and rules repeat many. */
+const templates = new Map<string, Template>();
+
 export function compileTemplate(source: string): Template {
+  let template = templates.get(source);
+  if (!template) templates.set(source, (template = compileTemplateSource(source)));
+  return template;
+}
+
+function compileTemplateSource(source: string): Template {
   let compiled: HandlebarsTemplateDelegate;
   try {
-    hb.parse(source); // syntax errors now, at load; the code is generated at first render (most rules never fire)
-    compiled = hb.compile(source, { noEscape: true, strict: false });
+    // Syntax errors now, at load; the code is generated from this parse at first render (most rules never fire).
+    compiled = hb.compile(hb.parseWithoutProcessing(source), { noEscape: true, strict: false });
   } catch (err) {
     throw new TemplateError(`template: ${(err as Error).message.split('\n').slice(0, 2).join(' ')}`);
   }
