@@ -58,16 +58,18 @@ export function packageText(path: string): string {
  * The shipped files under a folder (`rules`, `rules/cvo/x.fixtures/case`), depth first, names
  * sorted by their bytes in each folder, as a directory source walks them; none when it is absent.
  */
-export function packageFiles(dir: string): string[] {
+export function packageFiles(dir: string, skipDir?: (name: string) => boolean): string[] {
   if (embedded) {
     const prefix = `${dir.replace(/\/$/, '')}/`;
-    return [...embeddedFiles(embedded).keys()].filter((path) => path.startsWith(prefix));
+    return [...embeddedFiles(embedded).keys()].filter(
+      (path) => path.startsWith(prefix) && !(skipDir && path.slice(prefix.length).split('/').slice(0, -1).some(skipDir)),
+    );
   }
-  return walkFiles(packageRoot(), dir);
+  return walkFiles(packageRoot(), dir, skipDir);
 }
 
 /** Files under `dir` (relative to `base`) in directory-walk order; what the package build embeds. */
-export function walkFiles(base: string, dir: string): string[] {
+export function walkFiles(base: string, dir: string, skipDir?: (name: string) => boolean): string[] {
   let entries: Dirent[];
   try {
     entries = readdirSync(join(base, dir), { withFileTypes: true });
@@ -77,7 +79,7 @@ export function walkFiles(base: string, dir: string): string[] {
   entries.sort((a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name)));
   return entries.flatMap((entry) => {
     const path = `${dir}/${entry.name}`;
-    if (entry.isDirectory()) return walkFiles(base, path);
+    if (entry.isDirectory()) return skipDir?.(entry.name) ? [] : walkFiles(base, path, skipDir);
     return entry.isFile() ? [path] : [];
   });
 }

@@ -1,4 +1,4 @@
-import yauzl from 'yauzl';
+import type * as Yauzl from 'yauzl';
 import type { Limits } from '../core/limits.js';
 import type { Entry } from './types.js';
 import { emptyBody } from './bytes.js';
@@ -8,17 +8,25 @@ import { InflationError, RATIO_GRACE_BYTES } from './decompress.js';
 const S_IFMT = 0o170000;
 const S_IFLNK = 0o120000;
 
-type ZipFile = yauzl.ZipFile;
+type ZipFile = Yauzl.ZipFile;
+
+/** yauzl, loaded when a zip is first read: most inputs are tars, and start-up pays for every module. */
+let yauzl: (typeof Yauzl)['default'];
+async function loadYauzl(): Promise<void> {
+  yauzl ??= (await import('yauzl')).default;
+}
 
 // Names stay raw (decodeStrings: false): yauzl would refuse the whole zip at the first `../` or
 // absolute name, where mgsift reads such a name as data and says so.
 const OPTIONS = { lazyEntries: true, decodeStrings: false, validateEntrySizes: true } as const;
 
-function openFile(path: string): Promise<ZipFile> {
+async function openFile(path: string): Promise<ZipFile> {
+  await loadYauzl();
   return new Promise((resolve, reject) => yauzl.open(path, { ...OPTIONS, autoClose: true }, (err, zip) => (err ? reject(err) : resolve(zip))));
 }
 
-function openBuffer(buffer: Buffer): Promise<ZipFile> {
+async function openBuffer(buffer: Buffer): Promise<ZipFile> {
+  await loadYauzl();
   return new Promise((resolve, reject) => yauzl.fromBuffer(buffer, OPTIONS, (err, zip) => (err ? reject(err) : resolve(zip))));
 }
 
@@ -54,9 +62,9 @@ export async function* zipEntries(from: { path: string } | { buffer: Buffer }, l
   }
 }
 
-function nextEntry(zip: ZipFile): Promise<yauzl.Entry | undefined> {
+function nextEntry(zip: ZipFile): Promise<Yauzl.Entry | undefined> {
   return new Promise((resolve, reject) => {
-    const onEntry = (entry: yauzl.Entry): void => {
+    const onEntry = (entry: Yauzl.Entry): void => {
       cleanup();
       resolve(entry);
     };
@@ -76,7 +84,7 @@ function nextEntry(zip: ZipFile): Promise<yauzl.Entry | undefined> {
   });
 }
 
-async function* openEntry(zip: ZipFile, entry: yauzl.Entry, limits: Limits): AsyncGenerator<Buffer> {
+async function* openEntry(zip: ZipFile, entry: Yauzl.Entry, limits: Limits): AsyncGenerator<Buffer> {
   if (entry.uncompressedSize > RATIO_GRACE_BYTES && entry.uncompressedSize > limits.maxInflationRatio * Math.max(entry.compressedSize, 1)) {
     throw new InflationError(`zip entry inflates more than ${limits.maxInflationRatio}:1 (compression bomb guard)`);
   }

@@ -1,0 +1,26 @@
+import { describe, it, expect } from 'vitest';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import yaml from 'js-yaml';
+import { builtinRuleFiles } from '../../src/engine/load.js';
+
+// `npm run build` compiles the rule schema ahead of time (scripts/rule-validator.mjs); the
+// precompiled validator must say exactly what ajv's own compile says, for good and bad rules.
+const BUILT = new URL('../../dist/engine/rule-validator.cjs', import.meta.url);
+
+describe('the precompiled rule-schema validator', () => {
+  it.runIf(existsSync(BUILT))('gives the same verdict and errors as compiling the schema', () => {
+    type V = ((doc: unknown) => boolean) & { errors?: unknown };
+    const built = createRequire(import.meta.url)(BUILT.pathname) as V;
+    const compiled = new Ajv2020({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(new URL('../../rules/schema.json', import.meta.url), 'utf8')) as object) as V;
+    const docs: unknown[] = builtinRuleFiles().map((path) => yaml.load(readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8')));
+    expect(docs.length).toBeGreaterThan(10);
+    const first = docs[0] as Record<string, unknown>;
+    docs.push({ ...first, owner: 'me' }, { ...first, id: 'Not Kebab' }, { ...first, severity: 'loud', signals: 3 }, { title: 1 }, [], 'text', null);
+    for (const doc of docs) {
+      expect(built(doc)).toBe(compiled(doc));
+      expect(built.errors).toEqual(compiled.errors);
+    }
+  });
+});
