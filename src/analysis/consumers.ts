@@ -93,7 +93,7 @@ export function analysisPool(threads: number): EntryPool {
 }
 
 async function rulesOf(source: RuleSource): Promise<Rule[]> {
-  const byId = new Map((await loadRules(source.dirs)).rules.map((rule) => [rule.id, rule]));
+  const byId = new Map((await loadRules(source.dirs, { deferCompile: true })).rules.map((rule) => [rule.id, rule]));
   return source.ids.map((id) => {
     const rule = byId.get(id);
     if (!rule) throw new Error(`rule ${id} did not load in a worker thread`);

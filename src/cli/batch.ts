@@ -62,7 +62,7 @@ export function specRiskData(spec: BatchSpec): Promise<RiskData | undefined> {
 /** The rules a {@link BatchSpec} names (its folders were loaded and checked once already). */
 export async function specRules(spec: BatchSpec): Promise<Rule[]> {
   const wanted = new Set(spec.ruleIds);
-  return (await loadRules(spec.ruleDirs)).rules.filter((rule) => wanted.has(rule.id));
+  return (await loadRules(spec.ruleDirs, { deferCompile: true })).rules.filter((rule) => wanted.has(rule.id));
 }
 
 export interface AnalysesOptions {

@@ -6,7 +6,8 @@ import { UsageError } from './options.js';
 /** Loads the pack and user folders; a broken rule stops `analyze` with its file and line. */
 export async function loadRulesOrFail(userDirs: readonly string[]): Promise<LoadedRules> {
   await requireFolders(userDirs);
-  const loaded = await loadRules(userDirs);
+  // The pack's own CEL and templates are parsed when first used (`rules lint` parses them all).
+  const loaded = await loadRules(userDirs, { deferCompile: true });
   if (loaded.issues.length > 0) {
     const first = loaded.issues[0]!;
     throw new UsageError(`${first.file}:${first.line}: ${first.reason}${loaded.issues.length > 1 ? ` (and ${loaded.issues.length - 1} more; run mgsift rules lint)` : ''}`);

@@ -34,6 +34,25 @@ export function compileCel(expression: string): CelProgram {
   return compiled;
 }
 
+/** Deferred programs by expression, shared as compiled ones are (see `deferredCel`). */
+const deferred = new Map<string, CelProgram>();
+
+/**
+ * A program compiled at its first run, for the built-in pack when analysing: most of its
+ * expressions never meet an object they apply to, and parsing them all is a large share of
+ * start-up. The pack is compiled eagerly by `rules lint` and its tests, so a syntax error
+ * cannot ship; should one, the first run throws (the entry is reported as not read).
+ */
+export function deferredCel(expression: string): CelProgram {
+  let program = deferred.get(expression);
+  if (!program) {
+    let compiled: CelProgram | undefined;
+    program = (bindings) => (compiled ??= compileCel(expression))(bindings);
+    deferred.set(expression, program);
+  }
+  return program;
+}
+
 function compileCelProgram(expression: string): CelProgram {
   let program: (ctx: Record<string, CelInput>) => unknown;
   try {

@@ -5,8 +5,8 @@ import { createRequire } from 'node:module';
 import { createHash } from 'node:crypto';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import { parseCondition, allOf, signalNames, type ConditionNode } from './condition.js';
-import { compileCel } from './cel.js';
-import { compileTemplate, type Template } from './templates.js';
+import { compileCel, deferredCel } from './cel.js';
+import { compileTemplate, deferredTemplate, type Template } from './templates.js';
 import { requiredLiteral } from './literal.js';
 import { unsafeRegexReason } from './regex-safety.js';
 import { isValidRange } from '../facts/version.js';
@@ -80,9 +80,10 @@ export function builtinRuleFiles(): string[] {
 
 /**
  * Loads the built-in pack and any user folders. A user rule whose id exists replaces the
- * built-in one (and says so); a duplicate id within one origin is an issue.
+ * built-in one (and says so); a duplicate id within one origin is an issue. `deferCompile`
+ * (analysing, not linting): the built-in pack's CEL and templates are parsed at first use.
  */
-export async function loadRules(userDirs: readonly string[] = [], options: { builtin?: boolean } = {}): Promise<LoadedRules> {
+export async function loadRules(userDirs: readonly string[] = [], options: { builtin?: boolean; deferCompile?: boolean } = {}): Promise<LoadedRules> {
   const result: LoadedRules = { rules: [], issues: [], notes: [] };
   const builtin = builtinRuleFiles().map((path) => ({ file: packagePath(path), read: async () => packageText(path) }));
   const origins: { files: { file: string; read: () => Promise<string> }[]; builtin: boolean }[] = [
@@ -96,7 +97,7 @@ export async function loadRules(userDirs: readonly string[] = [], options: { bui
     const seenHere = new Map<string, string>();
     for (const { file, read } of origin.files) {
       const text = await read();
-      const { rule, issues } = loadRuleText(file, text, origin.builtin);
+      const { rule, issues } = loadRuleText(file, text, origin.builtin, options.deferCompile === true && origin.builtin);
       result.issues.push(...issues);
       if (!rule) continue;
       const twin = seenHere.get(rule.id);
@@ -163,7 +164,8 @@ interface RawSignal {
 }
 
 /** Parses, validates and compiles one rule file; every problem is an issue with its line. */
-export function loadRuleText(file: string, text: string, builtin: boolean): { rule?: Rule; issues: RuleIssue[] } {
+export function loadRuleText(file: string, text: string, builtin: boolean, deferCompile = false): { rule?: Rule; issues: RuleIssue[] } {
+  const cel = deferCompile ? deferredCel : compileCel;
   const issues: RuleIssue[] = [];
   const at = (path: readonly string[], reason: string): void => {
     issues.push({ file, line: lineOfPath(text, path), reason });
@@ -193,7 +195,7 @@ export function loadRuleText(file: string, text: string, builtin: boolean): { ru
     }
   };
   const template = (path: string[], source: string | undefined): Template | undefined =>
-    source === undefined ? undefined : compile(path, () => compileTemplate(source));
+    source === undefined ? undefined : compile(path, () => (deferCompile ? deferredTemplate : compileTemplate)(source));
   const regex = (path: string[], source: string | undefined, flags = ''): RegExp | undefined => {
     if (source === undefined) return undefined;
     const unsafe = unsafeRegexReason(source, flags);
@@ -243,7 +245,7 @@ export function loadRuleText(file: string, text: string, builtin: boolean): { ru
       });
     } else if (spec.resource) {
       const r = spec.resource;
-      const where = r.where === undefined ? undefined : compile([...base, 'resource', 'where'], () => compileCel(r.where!));
+      const where = r.where === undefined ? undefined : compile([...base, 'resource', 'where'], () => cel(r.where!));
       if (r.where !== undefined && !where) continue;
       const matchPath = r.match && compile([...base, 'resource', 'match', 'field'], () => parseFieldPath(r.match!.field));
       const matchRe = r.match && regex([...base, 'resource', 'match', 'regex'], r.match.regex, 'g');
@@ -265,7 +267,7 @@ export function loadRuleText(file: string, text: string, builtin: boolean): { ru
       });
     } else if (spec.event) {
       const e = spec.event;
-      const where = e.where === undefined ? undefined : compile([...base, 'event', 'where'], () => compileCel(e.where!));
+      const where = e.where === undefined ? undefined : compile([...base, 'event', 'where'], () => cel(e.where!));
       if (e.where !== undefined && !where) continue;
       signals.push({
         type: 'event',
@@ -280,7 +282,7 @@ export function loadRuleText(file: string, text: string, builtin: boolean): { ru
       });
     } else if (spec.fact) {
       const f = spec.fact;
-      const where = f.where === undefined ? undefined : compile([...base, 'fact', 'where'], () => compileCel(f.where!));
+      const where = f.where === undefined ? undefined : compile([...base, 'fact', 'where'], () => cel(f.where!));
       if (f.where !== undefined && !where) continue;
       signals.push({ type: 'fact', name, fact: f.name, where, summary: template([...base, 'fact', 'summary'], f.summary) });
     }

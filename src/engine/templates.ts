@@ -58,6 +58,15 @@ export function compileTemplate(source: string): Template {
   return template;
 }
 
+/**
+ * A template parsed at its first render (see `deferredCel`: the same reasoning, for the
+ * built-in pack when analysing; most rules never fire, so most templates never render).
+ */
+export function deferredTemplate(source: string): Template {
+  let template: Template | undefined;
+  return (context) => (template ??= compileTemplate(source))(context);
+}
+
 function compileTemplateSource(source: string): Template {
   let compiled: HandlebarsTemplateDelegate;
   try {
