@@ -22,16 +22,43 @@ export async function peek(body: AsyncIterable<Buffer>, n: number): Promise<Peek
     length += next.value.length;
   }
   const head = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-  async function* replay(): AsyncGenerator<Buffer> {
-    if (head.length > 0) yield head;
-    if (done) return;
-    for (;;) {
-      const next = await iterator.next();
-      if (next.done) return;
-      yield next.value;
-    }
-  }
-  return { head: head.subarray(0, Math.min(head.length, n)), body: replay() };
+  // A plain iterator, not an async generator: every entry of an archive is peeked, and a
+  // generator's own queue and ticks cost more than the forwarding itself.
+  let pending: Buffer | undefined = head.length > 0 ? head : undefined;
+  let finished = false;
+  const replay: AsyncIterableIterator<Buffer> = {
+    [Symbol.asyncIterator]() {
+      return replay;
+    },
+    next(): Promise<IteratorResult<Buffer>> {
+      if (pending !== undefined) {
+        const value = pending;
+        pending = undefined;
+        return Promise.resolve({ done: false, value });
+      }
+      if (done || finished) return Promise.resolve({ done: true, value: undefined });
+      return iterator.next().then(
+        (next) => {
+          if (next.done) {
+            finished = true;
+            return { done: true, value: undefined };
+          }
+          return { done: false, value: next.value };
+        },
+        (err: unknown) => {
+          finished = true;
+          throw err;
+        },
+      );
+    },
+    return(): Promise<IteratorResult<Buffer>> {
+      // As a generator's return: the source is left for its owner to drain.
+      pending = undefined;
+      finished = true;
+      return Promise.resolve({ done: true, value: undefined });
+    },
+  };
+  return { head: head.subarray(0, Math.min(head.length, n)), body: replay };
 }
 
 /** A body larger than a caller's bound: the limit, not damage, stopped it. */

@@ -261,17 +261,51 @@ async function* enforceLimits(entries: AsyncIterable<Entry>, options: SourceOpti
       const original = entry.body;
       yield {
         ...entry,
-        body: async function* () {
+        // A plain iterator, not an async generator: it is on the path of every chunk read.
+        body: (): AsyncIterable<Buffer> => {
+          let source: AsyncIterator<Buffer> | undefined;
           let entryBytes = 0;
-          for await (const chunk of original()) {
-            entryBytes += chunk.length;
-            total += chunk.length;
-            if (entryBytes > limits.maxEntryBytes) {
-              problems.warn(entry.path, `cut at ${limits.maxEntryBytes} bytes (--max-entry-bytes)`);
-              return;
-            }
-            yield chunk;
-          }
+          let stopped = false;
+          const stop = (): Promise<IteratorResult<Buffer>> => {
+            // As `for await` leaving early: the source is told to return.
+            stopped = true;
+            const inner = source;
+            source = undefined;
+            return (inner?.return?.() ?? Promise.resolve(undefined)).then(() => ({ done: true, value: undefined }));
+          };
+          const iterator: AsyncIterableIterator<Buffer> = {
+            [Symbol.asyncIterator]() {
+              return iterator;
+            },
+            next(): Promise<IteratorResult<Buffer>> {
+              if (stopped) return Promise.resolve({ done: true, value: undefined });
+              source ??= original()[Symbol.asyncIterator]();
+              return source.next().then(
+                (next): IteratorResult<Buffer> | Promise<IteratorResult<Buffer>> => {
+                  if (next.done) {
+                    stopped = true;
+                    source = undefined;
+                    return { done: true, value: undefined };
+                  }
+                  const chunk = next.value;
+                  entryBytes += chunk.length;
+                  total += chunk.length;
+                  if (entryBytes > limits.maxEntryBytes) {
+                    problems.warn(entry.path, `cut at ${limits.maxEntryBytes} bytes (--max-entry-bytes)`);
+                    return stop();
+                  }
+                  return { done: false, value: chunk };
+                },
+                (err: unknown) => {
+                  stopped = true;
+                  source = undefined;
+                  throw err;
+                },
+              );
+            },
+            return: stop,
+          };
+          return iterator;
         },
       };
     }

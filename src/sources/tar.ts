@@ -35,16 +35,38 @@ async function* entriesOf(extract: tarStream.Extract): AsyncGenerator<Entry> {
     // drained from the same iterator below (destroying the entry stream would break the tar).
     const data = (stream as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
     let exhausted = false;
-    async function* body(): AsyncGenerator<Buffer> {
-      for (;;) {
-        const next = await data.next();
-        if (next.done) {
-          exhausted = true;
-          return;
-        }
-        yield next.value;
-      }
-    }
+    // A plain iterator over the entry's data, not an async generator (cheaper, and every entry
+    // is read at least for its first bytes); returning early leaves the rest to the drain below.
+    const body = (): AsyncIterable<Buffer> => {
+      let stopped = false;
+      const iterator: AsyncIterableIterator<Buffer> = {
+        [Symbol.asyncIterator]() {
+          return iterator;
+        },
+        next(): Promise<IteratorResult<Buffer>> {
+          if (stopped) return Promise.resolve({ done: true, value: undefined });
+          return data.next().then(
+            (next) => {
+              if (next.done) {
+                exhausted = true;
+                stopped = true;
+                return { done: true, value: undefined };
+              }
+              return { done: false, value: next.value as Buffer };
+            },
+            (err: unknown) => {
+              stopped = true;
+              throw err;
+            },
+          );
+        },
+        return(): Promise<IteratorResult<Buffer>> {
+          stopped = true;
+          return Promise.resolve({ done: true, value: undefined });
+        },
+      };
+      return iterator;
+    };
     yield {
       path: normalizeStoredPath(header.name),
       type,
