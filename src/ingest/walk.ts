@@ -110,12 +110,14 @@ export async function walk(source: Source, consumers: readonly EntryConsumer[], 
       const slot = inOrder.reserve();
       if (wantObjects && classified.kind === 'list') pendingLists.set(listKey(classified), slot);
       const { answer } = await pool.read(entry, classified, needs);
+      const cut = entry.cutShort?.();
       void answer.then((read) => {
         inOrder.fill(slot, () => {
           for (const [i, consumer] of consumers.entries()) if (isParallel(consumer)) consumer.mergeEntry(read.taken[i]);
           const kept = read.problems.map((problem) => inOrder.record(problem));
           problems.dropped += read.dropped;
           if (read.failed !== undefined) unread(read.failed);
+          if (cut !== undefined) unread(cut);
           // As on this thread: the entry's first problem, when kept, names the part not parsed.
           if (wantObjects && read.problems[0] !== undefined && kept[0]) unread(read.problems[0].reason);
           merged(read.bytes, read.problems.length + read.dropped === 0);
@@ -131,6 +133,9 @@ export async function walk(source: Source, consumers: readonly EntryConsumer[], 
       onRead: (bytes) => options.onProgress?.({ bytesRead: summary.bytesRead + bytes, input: source.position?.() }),
     });
     if (read.failed !== undefined) unread(read.failed);
+    // A limit cut the entry: what its rest would have given is unknown (the part read was scanned).
+    const cut = entry.cutShort?.();
+    if (cut !== undefined) unread(cut);
     // An object file with a part not parsed (a limit, a broken document) may lack what a rule seeks.
     const parseProblem = problems.items[problemsKept];
     if (wantObjects && parseProblem !== undefined) unread(parseProblem.reason);

@@ -72,7 +72,7 @@ export async function openInput(input: string, options: SourceOptions): Promise<
         type: 'file',
         size: undefined,
         decompressed: magic,
-        body: () => decompress(fileBody(), magic, options.limits, options.limits.maxEntryBytes),
+        body: () => decompress(fileBody(), magic, options.limits),
       };
       return guarded(input, container, () => one(single), options, false, position);
     }
@@ -176,7 +176,7 @@ async function* expandNested(entries: AsyncIterable<Entry>, options: SourceOptio
       continue;
     }
     if (magic === 'gzip' || magic === 'xz') {
-      const inflated = await peek(decompress(body, magic, options.limits, options.limits.maxEntryBytes), MAGIC_PEEK_BYTES).catch(
+      const inflated = await peek(decompress(body, magic, options.limits), MAGIC_PEEK_BYTES).catch(
         (err: unknown) => {
           options.problems.error(entry.path, `${magic} entry unreadable: ${describeError(err)}`);
           return undefined;
@@ -258,18 +258,27 @@ async function* enforceLimits(entries: AsyncIterable<Entry>, options: SourceOpti
         problems.truncatedBy = 'limit';
         return;
       }
+      // A body whose size is known only once read (a decompressed `.gz`, a zip entry that
+      // inflates past its stated size) is read up to the limit: the part read is scanned, the
+      // rest is named as not read.
       const original = entry.body;
+      let cut: string | undefined;
       yield {
         ...entry,
+        cutShort: () => cut,
         body: async function* () {
           let entryBytes = 0;
           for await (const chunk of original()) {
-            entryBytes += chunk.length;
-            total += chunk.length;
-            if (entryBytes > limits.maxEntryBytes) {
-              problems.warn(entry.path, `cut at ${limits.maxEntryBytes} bytes (--max-entry-bytes)`);
+            const room = limits.maxEntryBytes - entryBytes;
+            if (chunk.length > room) {
+              if (room > 0) yield chunk.subarray(0, room);
+              total += room;
+              cut = `cut at ${limits.maxEntryBytes} bytes (--max-entry-bytes ${limits.maxEntryBytes}): the first ${limits.maxEntryBytes} bytes were read, the rest of the entry was not`;
+              problems.warn(entry.path, cut);
               return;
             }
+            entryBytes += chunk.length;
+            total += chunk.length;
             yield chunk;
           }
         },

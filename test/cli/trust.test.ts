@@ -6,7 +6,8 @@
 import { describe, it, expect } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { MG_MINI, packTree, tempDir } from '../helpers/archives.js';
 import { mgsift } from '../helpers/cli.js';
@@ -254,6 +255,59 @@ describe('a rule over skipped input is not checked, never passed', () => {
     const unread = r.notChecked.filter((n) => n.reason.startsWith('part of its input was not read: the input was read only up to '));
     expect(unread.length).toBeGreaterThan(0);
     expect(r.passed.map((p) => p.ruleId)).not.toContain('pod-crashlooping');
+  });
+});
+
+describe('a log cut by --max-entry-bytes: the part after the cut is unread', () => {
+  interface Report {
+    findings: { ruleId: string; evidence: { file: string; line?: number }[] }[];
+    passed: { ruleId: string }[];
+    notChecked: { ruleId: string; reason: string }[];
+    problems: { path: string; reason: string }[];
+  }
+  const CUT = /^cut at 20480 bytes \(--max-entry-bytes 20480\): the first 20480 bytes were read, the rest of the entry was not$/;
+
+  it('a gzipped pod log over the limit is read up to it, named in "What could not be read", and its rules are not checked', () => {
+    const dir = tempDir();
+    cpSync(MG_MINI, dir, { recursive: true });
+    const mg = join(dir, 'must-gather-aws');
+    const image = readdirSync(mg).find((name) => name.startsWith('quay-io'))!;
+    const log = join(mg, image, 'namespaces/openshift-cluster-version/pods/cluster-version-operator-849b4dcf9c-dl6zb/cluster-version-operator/cluster-version-operator/logs/current.log');
+    writeFileSync(`${log}.gz`, gzipSync(readFileSync(log)));
+    rmSync(log);
+    const run = bounded(['analyze', mg, '--max-entry-bytes', '20K', '--format', 'json', '-o', '-', '--fail-on', 'critical']);
+    const r = JSON.parse(run.stdout) as Report;
+    const cut = r.problems.find((p) => p.path.endsWith('logs/current.log.gz'));
+    expect(cut?.reason).toMatch(CUT);
+    // Before: "gzip entry unreadable", and the rule said the archive lacks CVO logs.
+    const rejected = r.notChecked.find((n) => n.ruleId === 'cvo-status-rejected-capabilities');
+    expect(rejected?.reason).toMatch(/^part of its input was not read: .*logs\/current\.log\.gz: cut at 20480 bytes/);
+    expect(r.passed.map((p) => p.ruleId)).not.toContain('cvo-status-rejected-capabilities');
+    const md = bounded(['analyze', mg, '--max-entry-bytes', '20K', '--format', 'md', '-o', '-', '--fail-on', 'critical']).stdout;
+    expect(md).toMatch(/current\.log\.gz[^\n]*cut at 20480 bytes \(--max-entry-bytes 20480\): the first 20480 bytes were read/);
+  });
+
+  it('a rule that fired on the part read still fires; one whose line lies past the cut is not checked', () => {
+    const dir = tempDir();
+    const klog = (n: number, text: string): string => `E0803 09:${String(10 + Math.floor(n / 60)).padStart(2, '0')}:${String(n % 60).padStart(2, '0')}.000000       1 app.go:12] ${text}`;
+    const lines = [klog(0, 'early marker: disk full')];
+    for (let i = 1; i < 600; i++) lines.push(klog(i, `ordinary line ${i} ${'x'.repeat(60)}`));
+    lines.push(klog(600, 'late marker: disk full'));
+    writeFileSync(join(dir, 'app.log.gz'), gzipSync(`${lines.join('\n')}\n`));
+    const rules = join(dir, 'rules');
+    mkdirSync(rules);
+    for (const which of ['early', 'late']) {
+      writeFileSync(
+        join(rules, `${which}.yaml`),
+        [`id: ${which}-marker`, `title: The ${which} marker`, 'severity: warning', 'status: experimental', 'component: test', 'signals:', `  marker: { log: { files: [{ bare: true }], regex: "${which} marker" } }`, 'message: marker seen'].join('\n'),
+      );
+    }
+    const run = bounded(['analyze', join(dir, 'app.log.gz'), '--rules', rules, '--only', 'early-marker,late-marker', '--max-entry-bytes', '20K', '--format', 'json', '-o', '-', '--fail-on', 'warning']);
+    const r = JSON.parse(run.stdout) as Report;
+    expect(r.findings.map((f) => [f.ruleId, f.evidence[0]?.line])).toEqual([['early-marker', 1]]);
+    expect(r.notChecked).toEqual([expect.objectContaining({ ruleId: 'late-marker', reason: expect.stringMatching(/^part of its input was not read: app\.log\.gz: cut at 20480 bytes/) })]);
+    expect(r.problems).toEqual([expect.objectContaining({ path: 'app.log.gz', reason: expect.stringMatching(CUT) })]);
+    expect(run.code).toBe(1);
   });
 });
 
