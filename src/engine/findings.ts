@@ -72,6 +72,13 @@ export interface NotChecked {
   reason: string;
 }
 
+/**
+ * A rule that found nothing in what the input holds, where the input holds only part of its
+ * scope by design (an `oc adm inspect` of some namespaces): not a pass. `reason` names the
+ * part not gathered.
+ */
+export type CheckedInPart = NotChecked;
+
 export interface Passed {
   ruleId: string;
   title: string;

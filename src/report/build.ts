@@ -47,6 +47,10 @@ export function buildReport(analysis: Analysis, now: Date = new Date()): Report 
   }
   const notChecked = result?.notChecked ?? [];
   if (notChecked.length > 0) banners.push(`${notChecked.length} rule(s) could not be checked on this input; see "Rules not checked".`);
+  const inPart = result?.checkedInPart ?? [];
+  if (inPart.length > 0) {
+    banners.push(`${inPart.length} rule(s) found nothing, but only part of what they look at was gathered (an oc adm inspect holds only what it was asked for); see "Rules checked in part".`);
+  }
   if (problems.items.length + problems.dropped > 0) banners.push(skippedBanner(problems));
 
   return {
@@ -67,6 +71,7 @@ export function buildReport(analysis: Analysis, now: Date = new Date()): Report 
     diagnosis: result?.diagnosis ?? { roots: [], cyclesBroken: [] },
     findings,
     notChecked: [...notChecked].sort((a, b) => a.ruleId.localeCompare(b.ruleId)),
+    checkedInPart: [...inPart].sort((a, b) => a.ruleId.localeCompare(b.ruleId)),
     passed: [...(result?.passed ?? [])].sort((a, b) => a.ruleId.localeCompare(b.ruleId)),
     facts: { history: historyRows(analysis), timeline: timeline.items, timelineOmitted: timeline.omitted, verdicts: clusterVerdicts(facts) },
     digest: analysis.digest && reportDigest(analysis.digest),

@@ -150,11 +150,13 @@ export interface HtmlView {
   timeline: TimelineView;
   digest: DigestView | null;
   /** One line beside a folded section's heading. */
-  notes: { digest: string; notChecked: string; problems: string; limits: string };
+  notes: { digest: string; notChecked: string; checkedInPart: string; problems: string; limits: string };
   updateRisks: UpdateRisksView;
   verdicts: VerdictsView | null;
   notChecked: { ruleId: string; title: string; reason: string }[];
   hasNotChecked: boolean;
+  checkedInPart: { ruleId: string; title: string; reason: string }[];
+  hasCheckedInPart: boolean;
   passed: { ruleId: string; title: string }[];
   hasPassed: boolean;
   passedSummary: string;
@@ -213,6 +215,7 @@ export function htmlView(report: Report, options: HtmlOptions = {}): HtmlView {
     notes: {
       digest: report.digest ? digestNote(report.digest) : '',
       notChecked: report.notChecked.length === 0 ? 'none' : `${report.notChecked.length} rule${report.notChecked.length === 1 ? '' : 's'}`,
+      checkedInPart: `${report.checkedInPart.length} rule${report.checkedInPart.length === 1 ? '' : 's'}`,
       problems: report.problems.length === 0 ? 'nothing' : `${report.problems.length} part${report.problems.length === 1 ? '' : 's'} of the input`,
       limits: `${report.stats.entries} entries, ${formatBytes(report.stats.bytesRead)} read in ${Math.round(report.stats.durationMs)} ms`,
     },
@@ -220,6 +223,8 @@ export function htmlView(report: Report, options: HtmlOptions = {}): HtmlView {
     verdicts: verdictsView(report.facts.verdicts),
     notChecked: sortByRuleId(report.notChecked).map((n) => ({ ruleId: s(n.ruleId), title: s(n.title), reason: s(n.reason) })),
     hasNotChecked: report.notChecked.length > 0,
+    checkedInPart: sortByRuleId(report.checkedInPart).map((n) => ({ ruleId: s(n.ruleId), title: s(n.title), reason: s(n.reason) })),
+    hasCheckedInPart: report.checkedInPart.length > 0,
     passed: sortByRuleId(report.passed).map((p) => ({ ruleId: s(p.ruleId), title: s(p.title) })),
     hasPassed: report.passed.length > 0,
     passedSummary: `${report.passed.length} rule${report.passed.length === 1 ? '' : 's'} evaluated without finding anything`,

@@ -1,10 +1,10 @@
-import type { Finding, NotChecked, Passed, Severity } from '../engine/findings.js';
+import type { CheckedInPart, Finding, NotChecked, Passed, Severity } from '../engine/findings.js';
 import type { Diagnosis } from '../engine/diagnosis.js';
 import type { Limits } from '../core/limits.js';
 import type { Problem } from '../core/problems.js';
 
 /** Version of the JSON report's shape (`schema/report.schema.json`). */
-export const REPORT_SCHEMA_VERSION = '1.3';
+export const REPORT_SCHEMA_VERSION = '1.4';
 
 export interface ClusterIdentity {
   id?: string | undefined;
@@ -236,6 +236,8 @@ export interface Report {
   diagnosis: Diagnosis;
   findings: Finding[];
   notChecked: NotChecked[];
+  /** Rules that found nothing in the part of their scope the input holds (an inspect of some namespaces): not passed. */
+  checkedInPart: CheckedInPart[];
   passed: Passed[];
   /** Rules --only / --exclude left out; absent when the whole pack ran. */
   selection?: RuleSelection | undefined;

@@ -258,6 +258,62 @@ describe('a rule over skipped input is not checked, never passed', () => {
   });
 });
 
+describe('an oc adm inspect of one namespace: rules over every namespace are checked in part, never passed', () => {
+  interface Report {
+    banners: string[];
+    findings: { ruleId: string }[];
+    passed: { ruleId: string }[];
+    checkedInPart: { ruleId: string; reason: string }[];
+    notChecked: { ruleId: string; reason: string }[];
+  }
+  // What `oc adm inspect ns/openshift-cluster-version` writes: the namespace's subtree of a real
+  // must-gather (must-gather runs the same inspect), beside the timestamp, under inspect.local.<n>.
+  const inspectOfOneNamespace = (): string => {
+    const dir = tempDir();
+    const image = join(MG_MINI, 'must-gather-aws', readdirSync(join(MG_MINI, 'must-gather-aws')).find((name) => name.startsWith('quay-io'))!);
+    const root = join(dir, 'inspect.local.5012345');
+    cpSync(join(image, 'namespaces'), join(root, 'namespaces'), { recursive: true });
+    cpSync(join(image, 'timestamp'), join(root, 'timestamp'));
+    return dir;
+  };
+  const json = (args: string[]): Report => JSON.parse(bounded(['analyze', ...args, '--format', 'json', '-o', '-', '--fail-on', 'critical']).stdout) as Report;
+  const SCOPE = 'nothing found in what was gathered, but Pod objects of namespaces other than openshift-cluster-version were not gathered (oc adm inspect gathers only what it is asked for)';
+
+  it('pod-crashlooping is checked in part, naming what was not gathered; a rule of a namespace not gathered is not checked; a rule that fired fires', () => {
+    const r = json([inspectOfOneNamespace()]);
+    expect(r.passed.map((p) => p.ruleId)).not.toContain('pod-crashlooping');
+    expect(r.checkedInPart).toEqual([expect.objectContaining({ ruleId: 'pod-crashlooping', reason: SCOPE })]);
+    expect(r.banners).toContain('1 rule(s) found nothing, but only part of what they look at was gathered (an oc adm inspect holds only what it was asked for); see "Rules checked in part".');
+    // Its pods signal is of openshift-ovn-kubernetes, which this inspect does not hold: not passed either.
+    expect(r.notChecked.find((n) => n.ruleId === 'ovn-leader-churn')?.reason).toMatch(/the archive lacks Pod objects \(core\/pods in namespace openshift-ovn-kubernetes\)/);
+    expect(r.findings.map((f) => f.ruleId)).toContain('events-failed-scheduling');
+  });
+
+  it('every format says so: Markdown and HTML sections, a JUnit skip, the batch row count', () => {
+    const input = inspectOfOneNamespace();
+    const md = bounded(['analyze', input, '--format', 'md', '-o', '-']).stdout;
+    expect(md).toContain('## Rules checked in part');
+    expect(md).toMatch(/\| pod-crashlooping \| [^|]+ \| nothing found in what was gathered, but Pod objects of namespaces other than openshift-cluster-version/);
+    const out = tempDir();
+    expect(bounded(['analyze', input, '--format', 'html', '-o', join(out, 'r.html')]).code).toBe(0);
+    expect(readFileSync(join(out, 'r.html'), 'utf8')).toMatch(/id="checked-in-part"[\s\S]*pod-crashlooping[\s\S]*were not gathered/);
+    const junit = bounded(['analyze', input, '--format', 'junit', '-o', '-']).stdout;
+    expect(junit).toMatch(/<testcase classname="mgsift.workloads" name="pod-crashlooping: [^"]+" time="0">\s*<skipped message="checked in part: nothing found in what was gathered/);
+    const rows = bounded(['analyze', input, HEALTHY, '--format', 'jsonl', '-o', '-'], 60_000).stdout.trim().split('\n').map((line) => JSON.parse(line) as { input: string; status: string; checkedInPart?: number });
+    expect(rows.find((row) => row.input === input)).toMatchObject({ status: 'ok', checkedInPart: 1 });
+    expect(rows.find((row) => row.input === HEALTHY)).toMatchObject({ status: 'ok', checkedInPart: 0 });
+  });
+
+  it('the same namespace in a must-gather (gathered whole by design) passes; a crash-looping pod in an inspect still fires', () => {
+    const whole = json([MG_MINI]);
+    expect(whole.passed.map((p) => p.ruleId)).toContain('pod-crashlooping');
+    expect(whole.checkedInPart).toEqual([]);
+    const crashing = json([new URL('../../rules/ovn/ovn-leader-churn.fixtures/fires-seed-inspect/input/', import.meta.url).pathname]);
+    expect(crashing.findings.map((f) => f.ruleId)).toEqual(expect.arrayContaining(['pod-crashlooping', 'ovn-leader-churn']));
+    expect(crashing.checkedInPart.map((n) => n.ruleId)).not.toContain('pod-crashlooping');
+  });
+});
+
 describe('a log cut by --max-entry-bytes: the part after the cut is unread', () => {
   interface Report {
     findings: { ruleId: string; evidence: { file: string; line?: number }[] }[];
@@ -348,6 +404,49 @@ describe('reports say what did not run or could not be checked', () => {
       expect(run.code).toBe(2);
       expect(run.stderr).toBe('mgsift: error: --rules /nonexistent/rules: no such folder\n');
     }
+  });
+});
+
+describe('an input on which no rule could be checked is no green', () => {
+  const emptyTree = (): string => {
+    const dir = tempDir();
+    const ns = join(dir, 'bare-mg', 'must-gather.local.1', `quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-${'0'.repeat(64)}`, 'namespaces/foo/core');
+    mkdirSync(ns, { recursive: true });
+    writeFileSync(join(ns, 'configmaps.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: foo\n');
+    return join(dir, 'bare-mg');
+  };
+
+  it('exit 2 with one line saying why, and the report is still written', () => {
+    const input = emptyTree();
+    const out = tempDir();
+    const run = bounded(['analyze', input, '-o', out, '--quiet']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(new RegExp(`^mgsift: error: ${input}: no rule could be checked \\(\\d+ not checked: cluster-alert-firing: the archive lacks [^\\n]*; and \\d+ more\\)\\n$`));
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { notChecked: unknown[]; passed: unknown[] };
+    expect(report.notChecked.length).toBeGreaterThan(10);
+    expect(report.passed).toEqual([]);
+    expect(readdirSync(out).sort()).toEqual(['report.html', 'report.json']);
+  });
+
+  it('--only a rule whose input is absent: exit 2 naming it; with its input: exit as usual', () => {
+    const run = bounded(['analyze', HEALTHY, '--only', 'update-risk-applies', '--format', 'json', '-o', '-']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^mgsift: error: .*healthy\.tar\.gz: no rule could be checked \(1 not checked: update-risk-applies: the archive lacks update-risk data/);
+    expect((JSON.parse(run.stdout) as { notChecked: unknown[] }).notChecked).toHaveLength(1);
+    expect(bounded(['analyze', HEALTHY, '--only', 'pod-crashlooping', '--format', 'json', '-o', '-']).code).toBe(0);
+  });
+
+  it('in a batch: named on stderr, the exit left to the others; 2 when no archive had a rule checked', () => {
+    const input = emptyTree();
+    const mixed = bounded(['analyze', input, HEALTHY, '--format', 'jsonl', '-o', '-'], 60_000);
+    expect(mixed.code).toBe(0);
+    expect(mixed.stderr).toMatch(new RegExp(`^mgsift: error: ${input}: no rule could be checked \\(`));
+    expect(mixed.stderr.trim().split('\n')).toHaveLength(1);
+    const failing = bounded(['analyze', input, join(SAMPLES, 'mco-ignition-rollback.tar.gz'), '--format', 'jsonl', '-o', '-'], 60_000);
+    expect(failing.code).toBe(1);
+    const none = bounded(['analyze', input, join(tempDir(), 'gone.tar.gz'), '--format', 'jsonl', '-o', '-'], 60_000);
+    expect(none.code).toBe(2);
+    expect(none.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { status: string }).status)).toEqual(['nothing-checked', 'failed']);
   });
 });
 
