@@ -333,7 +333,7 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
         result.notChecked.push({ ruleId: rule.id, title: rule.title, component: rule.component, reason: `part of its input was not read: ${unread[0]!.unread!}` });
       } else if (notGathered.length > 0) {
         const parts = [...new Set(notGathered.map((s) => notGatheredPart(s)!))];
-        result.checkedInPart.push({ ruleId: rule.id, title: rule.title, component: rule.component, reason: `nothing found in what was gathered, but ${parts.join('; ')} (oc adm inspect gathers only what it is asked for)` });
+        result.checkedInPart.push({ ruleId: rule.id, title: rule.title, component: rule.component, reason: `nothing found in what was gathered, but ${parts.join('; ')} (an oc adm inspect holds only what it was asked for)` });
       } else if (verdict === false || (verdict === true && findings.length === 0)) {
         result.passed.push({ ruleId: rule.id, title: rule.title, component: rule.component });
       } else if (verdict === 'unknown') {
@@ -601,7 +601,7 @@ function notGatheredPart(state: SignalState): string | undefined {
   if (signal.type === 'log' && signal.files.every((f) => f.namespace !== undefined || f.bare)) return undefined;
   const namespaces = [...state.gathered].filter((n) => n !== '').sort();
   const what = signal.type === 'resource' ? `${signal.kind} objects` : signal.type === 'event' ? 'events' : 'logs';
-  if (namespaces.length === 0) return `${what} other than those named to oc adm inspect were not gathered`;
+  if (namespaces.length === 0) return `${what} other than those gathered may exist`;
   const shown = namespaces.length > 3 ? `${namespaces.slice(0, 3).join(', ')} and ${namespaces.length - 3} more` : namespaces.join(', ');
   return `${what} of namespaces other than ${shown} were not gathered`;
 }

@@ -118,6 +118,7 @@ export async function walk(source: Source, consumers: readonly EntryConsumer[], 
           problems.dropped += read.dropped;
           if (read.failed !== undefined) unread(read.failed);
           if (cut !== undefined) unread(cut);
+          if (read.unreadPart !== undefined) unread(read.unreadPart);
           // As on this thread: the entry's first problem, when kept, names the part not parsed.
           if (wantObjects && read.problems[0] !== undefined && kept[0]) unread(read.problems[0].reason);
           merged(read.bytes, read.problems.length + read.dropped === 0);
@@ -136,6 +137,7 @@ export async function walk(source: Source, consumers: readonly EntryConsumer[], 
     // A limit cut the entry: what its rest would have given is unknown (the part read was scanned).
     const cut = entry.cutShort?.();
     if (cut !== undefined) unread(cut);
+    if (read.unreadPart !== undefined) unread(read.unreadPart);
     // An object file with a part not parsed (a limit, a broken document) may lack what a rule seeks.
     const parseProblem = problems.items[problemsKept];
     if (wantObjects && parseProblem !== undefined) unread(parseProblem.reason);
@@ -183,16 +185,24 @@ export async function readEntry(
   consumers: readonly EntryConsumer[],
   needs: readonly (Need | undefined)[],
   options: ReadOptions,
-): Promise<{ bytes: number; failed?: string | undefined }> {
+): Promise<EntryOutcome> {
   const wantObjects = needs.some((need) => need?.objects) && classified.format !== 'text';
   try {
-    return { bytes: wantObjects ? await readObjects(entry, classified, consumers, needs, options) : await readText(entry, classified, consumers, needs, options) };
+    return wantObjects ? { bytes: await readObjects(entry, classified, consumers, needs, options) } : await readText(entry, classified, consumers, needs, options);
   } catch (err) {
     // What the consumers would have taken from it is unknown: the walk tells them (`unread`), in archive order.
     const failed = `read failed: ${describeError(err)}`;
     options.problems.error(entry.path, failed);
     return { bytes: 0, failed };
   }
+}
+
+export interface EntryOutcome {
+  bytes: number;
+  /** Why nothing of it could be read (a read failure). */
+  failed?: string | undefined;
+  /** Why part of what was read was not looked at (lines cut at --max-line-bytes). */
+  unreadPart?: string | undefined;
 }
 
 export interface ReadOptions {
@@ -208,10 +218,11 @@ async function readText(
   consumers: readonly EntryConsumer[],
   needs: readonly (Need | undefined)[],
   options: ReadOptions,
-): Promise<number> {
+): Promise<EntryOutcome> {
   const readers = consumers.filter((_, i) => needs[i]?.text);
   const longLines = new LongLineCounter(options.limits.maxLineBytes);
   let bytes = 0;
+  let unreadPart: string | undefined;
   try {
     for await (const chunk of entry.body()) {
       bytes += chunk.length;
@@ -222,10 +233,12 @@ async function readText(
   } finally {
     for (const reader of readers) reader.endText?.(classified);
     if (longLines.count > 0) {
-      options.problems.warn(entry.path, `${longLines.count} line(s) longer than ${options.limits.maxLineBytes} bytes cut (--max-line-bytes)`);
+      // The rest of each long line was never scanned: a rule's line could be there.
+      unreadPart = `${longLines.count} line(s) longer than ${options.limits.maxLineBytes} bytes cut (--max-line-bytes): the rest of each was not read`;
+      options.problems.warn(entry.path, unreadPart);
     }
   }
-  return bytes;
+  return { bytes, unreadPart };
 }
 
 async function readObjects(

@@ -277,7 +277,7 @@ describe('an oc adm inspect of one namespace: rules over every namespace are che
     return dir;
   };
   const json = (args: string[]): Report => JSON.parse(bounded(['analyze', ...args, '--format', 'json', '-o', '-', '--fail-on', 'critical']).stdout) as Report;
-  const SCOPE = 'nothing found in what was gathered, but Pod objects of namespaces other than openshift-cluster-version were not gathered (oc adm inspect gathers only what it is asked for)';
+  const SCOPE = 'nothing found in what was gathered, but Pod objects of namespaces other than openshift-cluster-version were not gathered (an oc adm inspect holds only what it was asked for)';
 
   it('pod-crashlooping is checked in part, naming what was not gathered; a rule of a namespace not gathered is not checked; a rule that fired fires', () => {
     const r = json([inspectOfOneNamespace()]);
@@ -341,6 +341,19 @@ describe('a log cut by --max-entry-bytes: the part after the cut is unread', () 
     expect(r.passed.map((p) => p.ruleId)).not.toContain('cvo-status-rejected-capabilities');
     const md = bounded(['analyze', mg, '--max-entry-bytes', '20K', '--format', 'md', '-o', '-', '--fail-on', 'critical']).stdout;
     expect(md).toMatch(/current\.log\.gz[^\n]*cut at 20480 bytes \(--max-entry-bytes 20480\): the first 20480 bytes were read/);
+  });
+
+  it('a line cut at --max-line-bytes: the rules reading that log are not checked (the rest of the line was not read)', () => {
+    const dir = tempDir();
+    cpSync(MG_MINI, dir, { recursive: true });
+    const mg = join(dir, 'must-gather-aws');
+    const image = readdirSync(mg).find((name) => name.startsWith('quay-io'))!;
+    const log = join(mg, image, 'namespaces/openshift-cluster-version/pods/cluster-version-operator-849b4dcf9c-dl6zb/cluster-version-operator/cluster-version-operator/logs/current.log');
+    writeFileSync(log, `${readFileSync(log, 'utf8')}2021-08-03T10:00:00.000000000Z E0803 10:00:00.000000       1 task.go:112] ${'x'.repeat(2000)} end\n`);
+    const r = JSON.parse(bounded(['analyze', mg, '--max-line-bytes', '1K', '--format', 'json', '-o', '-', '--fail-on', 'critical']).stdout) as Report;
+    expect(r.problems.find((p) => p.path.endsWith('logs/current.log'))?.reason).toBe('1 line(s) longer than 1024 bytes cut (--max-line-bytes): the rest of each was not read');
+    expect(r.passed.map((p) => p.ruleId)).not.toContain('cvo-status-rejected-capabilities');
+    expect(r.notChecked.find((n) => n.ruleId === 'cvo-status-rejected-capabilities')?.reason).toMatch(/^part of its input was not read: .*logs\/current\.log: 1 line\(s\) longer than 1024 bytes cut/);
   });
 
   it('a rule that fired on the part read still fires; one whose line lies past the cut is not checked', () => {
