@@ -138,7 +138,7 @@ export function analyzeCommand(): Command {
             const c = outcome.report.counts;
             const where = files.length > 0 ? ` → ${files.map((f) => (toFolder ? join(flags.output, f) : flags.output)).join(', ')}` : '';
             const partial = row.status === 'partial' ? ` (read in part: ${row.error ?? ''})` : row.status === 'nothing-checked' ? ' (nothing checked)' : '';
-            say(`${input}: ${c.critical} critical, ${c.error} error, ${c.warning} warning, ${c.info} info; ${outcome.report.notChecked.length} not checked${partial}${where}`);
+            say(`${input}: ${c.critical} critical, ${c.error} error, ${c.warning} warning, ${c.info} info; ${outcome.report.notChecked.length} not checked${outcome.report.checkedInPart.length > 0 ? `, ${outcome.report.checkedInPart.length} checked in part` : ''}${partial}${where}`);
             // The report is written (it says why), but a run that checked nothing is no green.
             if (row.status === 'nothing-checked') process.stderr.write(`mgsift: error: ${input}: ${row.error ?? 'no rule could be checked'}\n`);
           }
