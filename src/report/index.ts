@@ -86,13 +86,14 @@ export interface BatchIndex {
 export function archiveRow(input: string, report: Report, reports: readonly string[]): IndexRow {
   const broken = report.problems.find((p) => p.severity === 'error');
   // No finding and no rule passed: a green row would claim what was never looked at.
-  const nothingChecked = report.notChecked.length > 0 && report.findings.length === 0 && report.passed.length === 0;
-  const first = report.notChecked[0];
+  const nothingChecked = report.notChecked.length + report.notRun.length > 0 && report.findings.length === 0 && report.passed.length === 0;
+  const first = report.notChecked[0] ?? (report.notRun[0] && { ruleId: report.notRun[0].rules[0]?.ruleId ?? '', reason: report.notRun[0].note });
+  const notRun = report.notRun.reduce((n, r) => n + r.rules.length, 0);
   return {
     input,
     status: nothingChecked ? 'nothing-checked' : broken === undefined ? 'ok' : 'partial',
     error: nothingChecked && first
-      ? `none of the ${report.notChecked.length} rules could be checked (${first.ruleId}: ${first.reason})`
+      ? `none of the ${report.notChecked.length + notRun} rules could be checked (${first.ruleId}: ${first.reason})`
       : broken === undefined ? undefined : broken.path === '' ? broken.reason : `${broken.path}: ${broken.reason}`,
     reports: [...reports],
     container: report.input.container,

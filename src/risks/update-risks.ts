@@ -60,7 +60,7 @@ export interface UpdateRisks {
 }
 
 export function updateRisks(data: RiskData, facts: Facts, metrics: MetricSource, clusterVersion: unknown): UpdateRisks {
-  const evaluator = new RiskEvaluator(metrics);
+  const evaluator = new RiskEvaluator(metrics, data.queries);
   const transitions = facts.history?.transitions ?? [];
   const newest = transitions.at(-1);
   const inProgress = newest && !newest.isInstall && newest.state === 'Partial' && newest.completed === undefined && newest.from ? { from: newest.from.version, to: newest.to.version } : undefined;
