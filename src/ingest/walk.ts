@@ -4,6 +4,7 @@ import { LayoutDetector } from '../layout/classify.js';
 import type { ClassifiedEntry } from '../layout/types.js';
 import { parseYamlItems } from '../parsers/yaml.js';
 import type { Pick } from '../parsers/yaml-block.js';
+import { pickLines } from '../parsers/yaml-pick.js';
 import { parseJsonItems, parseJsonTextItems } from '../parsers/json.js';
 import { readAll, TooLargeError } from '../sources/bytes.js';
 import { LongLineCounter } from '../parsers/lines.js';
@@ -259,11 +260,15 @@ async function readObjects(
     reader.text?.(buffer, classified);
     reader.endText?.(classified);
   }
-  const text = buffer.toString('utf8');
   const bytes = buffer.length;
+  // Only identities wanted: the lines that hold them are cut from the bytes, the rest never decoded.
+  const identitiesOnly = classified.format !== 'json' && needs.every((need) => !need?.objects || need.objects === 'metadata');
+  const picked = identitiesOnly ? pickLines(buffer, METADATA) : undefined;
+  const text = (picked ?? buffer).toString('utf8');
+  // Lines are told in the file as it is (the picked lines keep its documents and items).
+  const whole = picked ? buffer : undefined;
   buffer = undefined; // the text replaces it: free it before the parse builds its objects
-  const lines = itemLines(text);
-  const identitiesOnly = needs.every((need) => !need?.objects || need.objects === 'metadata');
+  const lines = itemLines(whole ? () => whole.toString('utf8') : text);
   const items = classified.format === 'json' ? parseJsonTextItems(text, entry.path, problems) : parseYamlItems(text, entry.path, problems, identitiesOnly ? { pick: METADATA } : {});
   for (const parsed of items) {
     // Told when a reader asks: indexing the file's lines is wasted on objects no rule cites.

@@ -194,6 +194,7 @@ export function seed000Report(): Report {
       { ruleId: 'olm-staging-registry', title: 'OLM catalog points at the staging registry', component: 'olm', reason: `No InstallPlan objects in the archive | ${IMG}` },
       { ruleId: 'boot-image-ignition-stub', title: 'Boot image and Ignition stub versions', component: 'boot', reason: 'The archive holds no MachineSet and no worker-user-data secret.' },
     ],
+    notRun: [],
     passed: [
       { ruleId: 'mco-ignition-spec-rollback', title: 'MCO cannot parse a newer Ignition spec after a rollback', component: 'mco' },
       { ruleId: 'cvo-capability-enum-rejected', title: 'CVO cannot write ClusterVersion status (capability enum)', component: 'cvo' },
@@ -353,6 +354,7 @@ export function rollbackReport(): Report {
     },
     findings,
     notChecked: [{ ruleId: 'olm-staging-registry', title: 'OLM catalog points at the staging registry', component: 'olm', reason: 'gather-extra holds no InstallPlan objects.' }],
+    notRun: [],
     passed: [{ ruleId: 'cvo-final-sync-lost', title: 'Outgoing CVO exited before its final ClusterVersion status sync', component: 'cvo' }],
     facts: { history, timeline, timelineOmitted: [], verdicts: {} },
     problems: [],
@@ -373,6 +375,7 @@ export function healthyReport(): Report {
     diagnosis: { roots: [], cyclesBroken: [] },
     findings: [],
     notChecked: [],
+    notRun: [],
     passed: [
       { ruleId: 'cvo-final-sync-lost', title: 'Outgoing CVO exited before its final ClusterVersion status sync', component: 'cvo' },
       { ruleId: 'cvo-capability-enum-rejected', title: 'CVO cannot write ClusterVersion status (capability enum)', component: 'cvo' },
