@@ -187,6 +187,8 @@ export interface ReportUpdateRisks {
   /** Edges out of the current version, one row per risk and verdict. */
   current: RiskRow[];
   /** Targets blocked without conditions (Cincinnati does not offer them). */
+  /** Pre-release targets left out because the cluster's channel does not serve them. */
+  preReleasesLeftOut?: { channel: string; count: number } | undefined;
   blockedTargets: string[];
   /** Transitions of the ClusterVersion history with published risks. */
   taken: {

@@ -59,6 +59,24 @@ const H = [
   { version: '4.15.30', state: 'Completed', startedTime: '2024-10-01T09:00:00Z', completionTime: '2024-10-01T10:00:00Z' },
 ];
 
+describe('edges out of the current version and the channel', () => {
+  const RC = edge('4.17.0-rc.1-RiskRC.yaml', 'to: 4.17.0-rc.1\nfrom: 4[.]16[.].*\nname: RiskRC\nurl: https://x\nmessage: RC.\nmatchingRules:\n- type: Always\n');
+  const withRc: RiskData = { ...DATA, edges: [...DATA.edges, RC] };
+  const facts = (channel: string | undefined): Facts => {
+    const cv = clusterVersion(H) as { spec?: object };
+    cv.spec = channel ? { channel } : {};
+    return factsOf(cv);
+  };
+  it('leaves out pre-release targets when the channel (stable, fast, eus) does not serve them, and says so', () => {
+    const stable = updateRisks(withRc, facts('stable-4.16'), METRICS, undefined);
+    expect(stable.current?.targets.map((t) => t.to)).not.toContain('4.17.0-rc.1');
+    expect(stable.current?.preReleasesLeftOut).toEqual({ channel: 'stable-4.16', count: 1 });
+    const candidate = updateRisks(withRc, facts('candidate-4.17'), METRICS, undefined);
+    expect(candidate.current?.targets.map((t) => t.to)).toContain('4.17.0-rc.1');
+    expect(updateRisks(withRc, facts(undefined), METRICS, undefined).current?.targets.map((t) => t.to)).toContain('4.17.0-rc.1');
+  });
+});
+
 describe('RiskEvaluator (the CVO\'s matching semantics)', () => {
   const evaluator = new RiskEvaluator(METRICS);
   it('Always applies; PromQL applies at 1, not at 0', () => {
