@@ -4,6 +4,7 @@
 // size and source, so `npm run bench` builds each archive once.
 //
 //   node bench/generate.mjs --size 0.25 [--formats gz,xz] [--cache .bench-cache] [--source auto|mini]
+//   node bench/generate.mjs --real-copies [--cache .bench-cache] [--source auto|mini]   (the real-content case)
 //
 // Scaling: the base cluster is the first real archive, unchanged except that every pod log
 // (but the CVO's, whose lines feed facts) grows LOG_GROWTH-fold with older history: slices of
@@ -431,6 +432,59 @@ function buildTree({ sizeGb, sources, tree, rules }) {
   return { name: archiveName(sizeGb, sources.kind), generatorVersion: GENERATOR_VERSION, source: sources.kind, sourceNote: sources.note, sizeGb, bytes, files, clonedNamespaces: clones, logGrowth: LOG_GROWTH, expected };
 }
 
+/** Copies of the real archive's image folder in the real-content case (issue 16: the azure one ×4 was 344 MB). */
+export const REAL_COPIES = 4;
+
+/**
+ * The real-content case: the first real archive (aws) as gathered, its image folder four times
+ * under one root (names differing in the digest's last characters), as a `.tar.gz` (`pigz -6`).
+ * Real YAML and logs, nothing scaled: mgsift reads each log once (the copies' logs are the same
+ * logical logs, skipped as duplicates) and the YAML of every copy. Undefined without the real
+ * archives. Cached as `mg-<source>-image-x4-v<generator version>.tar.gz`.
+ */
+export function ensureRealCopies({ cacheDir = DEFAULT_CACHE, source = 'auto', log = () => {} } = {}) {
+  mkdirSync(cacheDir, { recursive: true });
+  const sources = prepareSources(cacheDir, source);
+  // Tests ask for the small fixture; otherwise the case exists only with the real archives.
+  if (sources.kind !== 'real' && source !== 'mini') return undefined;
+  const root = sources.roots[0];
+  const sourceName = sources.kind === 'real' ? REAL_ARCHIVES[0].replace(/^must-gather-|\.tar\.xz$/g, '') : 'mini';
+  const name = `mg-${sourceName}-image-x${REAL_COPIES}-v${GENERATOR_VERSION}`;
+  const manifestPath = join(cacheDir, `${name}.json`);
+  const path = join(cacheDir, `${name}.tar.gz`);
+  if (existsSync(manifestPath) && existsSync(path)) return JSON.parse(readFileSync(manifestPath, 'utf8'));
+  const started = Date.now();
+  log(`building ${relative(REPO, path)} (${sources.kind === 'real' ? REAL_ARCHIVES[0] : relative(REPO, root)}'s image folder ×${REAL_COPIES})`);
+  const image = imageDir(root);
+  const tree = join(cacheDir, `${name}.tree`);
+  const top = `${ROOT_NAME}-x${REAL_COPIES}`;
+  rmSync(tree, { recursive: true, force: true });
+  mkdirSync(join(tree, top), { recursive: true });
+  let bytes = 0;
+  let files = 0;
+  for (const file of walkFiles(root)) {
+    if (join(root, file).startsWith(`${image}/`)) continue;
+    copyFileSync(join(root, file), join(tree, top, file));
+    bytes += statSync(join(root, file)).size;
+    files += 1;
+  }
+  const imageFiles = walkFiles(image);
+  const imageBytes = imageFiles.reduce((n, f) => n + statSync(join(image, f)).size, 0);
+  const base = relative(root, image);
+  for (let k = 1; k <= REAL_COPIES; k++) {
+    // Hard links: the tar stores each copy's bytes in full (--hard-dereference), the cache holds them once.
+    run('cp', ['-al', image, join(tree, top, `${base.slice(0, -String(k).length)}${k}`)]);
+    bytes += imageBytes;
+    files += imageFiles.length;
+  }
+  run('bash', ['-o', 'pipefail', '-c', `tar -C '${tree}' --sort=name --hard-dereference --owner=0 --group=0 --numeric-owner --mtime='2021-08-03 10:13:47Z' -cf - '${top}' | ${compressor('gz')} > '${path}.partial'`]);
+  renameSync(`${path}.partial`, path);
+  rmSync(tree, { recursive: true, force: true });
+  const manifest = { name, source: sources.kind === 'real' ? REAL_ARCHIVES[0] : relative(REPO, root), copies: REAL_COPIES, bytes, files, path, archiveBytes: statSync(path).size, buildSeconds: (Date.now() - started) / 1000, expected: [] };
+  writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+  return manifest;
+}
+
 function compressor(format) {
   if (format === 'xz') return `xz -T2 ${XZ_PRESET}`;
   return hasCommand('pigz') ? 'pigz -6' : 'gzip -6';
@@ -450,6 +504,11 @@ async function main() {
     const i = args.indexOf(flag);
     return i >= 0 ? args[i + 1] : fallback;
   };
+  if (args.includes('--real-copies')) {
+    const copies = ensureRealCopies({ cacheDir: resolve(value('--cache', DEFAULT_CACHE)), source: value('--source', 'auto'), log: (m) => process.stderr.write(`bench: ${m}\n`) });
+    process.stdout.write(`${JSON.stringify(copies ?? null, null, 2)}\n`);
+    return;
+  }
   const manifest = await ensureArchive({
     sizeGb: Number(value('--size', '0.25')),
     formats: value('--formats', 'gz,xz').split(','),

@@ -24,8 +24,17 @@ export type CelProgram = (bindings: Record<string, unknown>) => boolean;
 
 export class CelCompileError extends Error {}
 
+/** Programs by expression: rules that share an expression share its program (and the engine its result per object). */
+const programs = new Map<string, CelProgram>();
+
 /** Compiles a boolean CEL expression; evaluation errors (a missing field) count as false. */
 export function compileCel(expression: string): CelProgram {
+  let compiled = programs.get(expression);
+  if (!compiled) programs.set(expression, (compiled = compileCelProgram(expression)));
+  return compiled;
+}
+
+function compileCelProgram(expression: string): CelProgram {
   let program: (ctx: Record<string, CelInput>) => unknown;
   try {
     program = plan(env, parse(expression)) as (ctx: Record<string, CelInput>) => unknown;

@@ -38,6 +38,20 @@ export interface ExplainsEntry {
   because?: string | undefined;
 }
 
+/**
+ * One of the problems a finding reports, when it reports several (two degraded operators): the
+ * objects of one piece of evidence (pieces sharing an object make one part), what that evidence
+ * names, and when it happened. A link explains the parts it touches, not the whole finding.
+ */
+export interface FindingPart {
+  about: ObjectRef[];
+  mentions: ObjectRef[];
+  /** Epoch ms of its log and event evidence, for time joins. */
+  times: number[];
+  /** Epoch ms of its earliest timed evidence. */
+  since?: number | undefined;
+}
+
 /** What the join needs of one finding. */
 export interface LinkSubject {
   /** The finding's id ({@link findingId}: its rule id, with its key for a rule with `per`). */
@@ -54,6 +68,8 @@ export interface LinkSubject {
   since?: number | undefined;
   windows: TimeWindow[];
   explains: ExplainsEntry[];
+  /** Its parts; absent or empty: one part, its `about`, `mentions` and `times`. */
+  parts?: FindingPart[] | undefined;
 }
 
 export interface Link {
@@ -105,46 +121,109 @@ export function describeObject(ref: ObjectRef): string {
   return `${ref.kind} ${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}`;
 }
 
+/** A finding as the join reads it: always with its parts. */
+interface Subject extends LinkSubject {
+  parts: FindingPart[];
+}
+
+/** A link, with the parts of each side it rests on. */
+interface PartLink extends Link {
+  /** Parts of the cause whose objects or windows made the link. */
+  causeParts: number[];
+  /** Parts of the effect it explains. */
+  effectParts: number[];
+}
+
 /** Joins the findings, breaks cycles, keeps the longest chains, and finds the roots. */
-export function joinFindings(subjects: readonly LinkSubject[]): Joined {
-  const ordered = [...subjects].sort(bySeverityThenId);
+export function joinFindings(input: readonly LinkSubject[]): Joined {
+  const ordered = input.map(withParts).sort(bySeverityThenId);
   const byId = new Map(ordered.map((s) => [s.id, s]));
-  const candidates: Link[] = [];
+  const candidates: PartLink[] = [];
   for (const cause of ordered) {
     for (const effect of ordered) {
       if (cause.id === effect.id) continue;
-      const reason = linkReason(cause, effect);
-      if (reason !== undefined) candidates.push({ cause: cause.id, effect: effect.id, reason });
+      const link = linkOf(cause, effect);
+      if (link !== undefined) candidates.push(link);
     }
   }
   const { links: acyclic, broken } = breakCycles(ordered, candidates);
-  const links = reduceTransitive(acyclic);
-  const diagnosis: Diagnosis = { roots: roots(ordered, links, byId), cyclesBroken: broken };
-  return { links, diagnosis };
+  const kept = reduceTransitive(acyclic, byId);
+  const diagnosis: Diagnosis = { roots: roots(ordered, kept, byId), cyclesBroken: broken };
+  return { links: kept.map(({ cause, effect, reason }) => ({ cause, effect, reason })), diagnosis };
 }
 
-function linkReason(cause: LinkSubject, effect: LinkSubject): string | undefined {
+function withParts(subject: LinkSubject): Subject {
+  const parts =
+    subject.parts && subject.parts.length > 0
+      ? subject.parts
+      : [{ about: subject.about, mentions: subject.mentions, times: subject.times, since: subject.since }];
+  return { ...subject, parts };
+}
+
+function allParts(subject: Subject): number[] {
+  return subject.parts.map((_, i) => i);
+}
+
+function linkOf(cause: Subject, effect: Subject): PartLink | undefined {
   for (const entry of cause.explains) {
     const byRule = entry.rules.includes(effect.rule);
-    const byKind = effect.about.some((o) => entry.kinds.includes(o.kind));
-    if (!byRule && !byKind) continue;
-    const found =
-      entry.by === 'time' ? timeInWindow(cause.windows, effect.times) : sharedObject(cause.about, effect, byRule);
-    if (found) return entry.because ?? found;
+    const selected = byRule ? allParts(effect) : allParts(effect).filter((j) => effect.parts[j]!.about.some((o) => entry.kinds.includes(o.kind)));
+    if (selected.length === 0) continue;
+    if (entry.by === 'time') {
+      // A time join reads the finding as one event: it explains all of it.
+      const found = timeInWindow(cause.windows, effect.times);
+      if (found) return { cause: cause.id, effect: effect.id, reason: entry.because ?? found, causeParts: allParts(cause), effectParts: selected };
+      continue;
+    }
+    const found = sharedObjects(cause, effect, selected, byRule);
+    if (found) return { cause: cause.id, effect: effect.id, ...found, reason: entry.because ?? found.reason };
   }
   return undefined;
 }
 
-function sharedObject(causeAbout: readonly ObjectRef[], effect: LinkSubject, sameObject: boolean): string | undefined {
-  const about = new Set(effect.about.map(objectKey));
-  const mentioned = new Set(effect.mentions.map(objectKey));
-  for (const ref of causeAbout) {
-    if (sameObject && about.has(objectKey(ref))) return `both about ${describeObject(ref)}`;
+/**
+ * The parts of the effect whose objects (for rules listed by id) or mentions name an object a
+ * part of the cause is about, and the objects that made the link, for its reason.
+ */
+function sharedObjects(
+  cause: Subject,
+  effect: Subject,
+  selected: readonly number[],
+  sameObject: boolean,
+): { reason: string; causeParts: number[]; effectParts: number[] } | undefined {
+  const causeParts = new Set<number>();
+  const effectParts = new Set<number>();
+  const same = new Map<string, ObjectRef>();
+  const named = new Map<string, ObjectRef>();
+  cause.parts.forEach((causePart, i) => {
+    for (const j of selected) {
+      const part = effect.parts[j]!;
+      const about = new Set(part.about.map(objectKey));
+      const mentioned = new Set(part.mentions.map(objectKey));
+      for (const ref of causePart.about) {
+        const key = objectKey(ref);
+        const holds = sameObject && about.has(key) ? same : mentioned.has(key) ? named : undefined;
+        if (holds === undefined) continue;
+        holds.set(key, ref);
+        causeParts.add(i);
+        effectParts.add(j);
+      }
+    }
+  });
+  if (effectParts.size === 0) return undefined;
+  const reason = same.size > 0 ? `both about ${describeObjects([...same.values()])}` : `names ${describeObjects([...named.values()])}`;
+  return { reason, causeParts: [...causeParts].sort((a, b) => a - b), effectParts: [...effectParts].sort((a, b) => a - b) };
+}
+
+/** Objects in a few words: `MachineConfigPool master, worker and Node n1`; past five names, how many more. */
+export function describeObjects(refs: readonly ObjectRef[], limit = 5): string {
+  const groups = new Map<string, string[]>();
+  for (const ref of refs.slice(0, limit)) {
+    const group = `${ref.kind} ${ref.namespace ? `${ref.namespace}/` : ''}`;
+    groups.set(group, [...(groups.get(group) ?? []), ref.name]);
   }
-  for (const ref of causeAbout) {
-    if (mentioned.has(objectKey(ref))) return `names ${describeObject(ref)}`;
-  }
-  return undefined;
+  const text = [...groups].map(([group, names]) => `${group}${names.join(', ')}`).join(' and ');
+  return refs.length > limit ? `${text} and ${refs.length - limit} more` : text;
 }
 
 function timeInWindow(windows: readonly TimeWindow[], times: readonly number[]): string | undefined {
@@ -152,8 +231,8 @@ function timeInWindow(windows: readonly TimeWindow[], times: readonly number[]):
   for (const window of windows) {
     const inside = sorted.find((t) => t >= window.from && (window.to === undefined || t <= window.to));
     if (inside !== undefined) {
-      const to = window.to === undefined ? 'collection' : isoMinute(window.to);
-      return `at ${isoMinute(inside)}, inside ${window.label} (${isoMinute(window.from)} – ${to})`;
+      const span = window.to === undefined ? `since ${isoMinute(window.from)}, still open when collected` : `${isoMinute(window.from)} – ${isoMinute(window.to)}`;
+      return `at ${isoMinute(inside)}, inside ${window.label} (${span})`;
     }
   }
   return undefined;
@@ -167,13 +246,13 @@ function isoMinute(ms: number): string {
  * Depth-first from the findings nothing explains, then the others, each in severity-then-id
  * order; a link back to a finding on the current path closes a cycle and is dropped (and said).
  */
-function breakCycles(ordered: readonly LinkSubject[], candidates: readonly Link[]): { links: Link[]; broken: string[] } {
-  const out = new Map<string, Link[]>();
+function breakCycles(ordered: readonly Subject[], candidates: readonly PartLink[]): { links: PartLink[]; broken: string[] } {
+  const out = new Map<string, PartLink[]>();
   for (const link of candidates) out.set(link.cause, [...(out.get(link.cause) ?? []), link]);
   const explained = new Set(candidates.map((l) => l.effect));
   const starts = [...ordered.filter((s) => !explained.has(s.id)), ...ordered.filter((s) => explained.has(s.id))];
   const state = new Map<string, 'open' | 'done'>();
-  const kept: Link[] = [];
+  const kept: PartLink[] = [];
   const broken: string[] = [];
   const visit = (id: string): void => {
     state.set(id, 'open');
@@ -192,58 +271,86 @@ function breakCycles(ordered: readonly LinkSubject[], candidates: readonly Link[
   return { links: sortLinks(kept), broken };
 }
 
-/** Drops A → C when A reaches C through another finding: the chain shows it A → B → C. */
-function reduceTransitive(links: readonly Link[]): Link[] {
-  const out = new Map<string, string[]>();
-  for (const link of links) out.set(link.cause, [...(out.get(link.cause) ?? []), link.effect]);
-  const reaches = (from: string, to: string, skip: Link): boolean => {
+/**
+ * Drops A → C when every part of C it explains is reached from A through other findings, part
+ * by part (A → B → C, where B → C rests on a part of B that A explains): the chain shows it.
+ */
+function reduceTransitive(links: readonly PartLink[], byId: Map<string, Subject>): PartLink[] {
+  const out = new Map<string, PartLink[]>();
+  for (const link of links) out.set(link.cause, [...(out.get(link.cause) ?? []), link]);
+  const implied = (skip: PartLink): boolean => {
+    const reached = new Set<number>();
     const seen = new Set<string>();
-    const stack = (out.get(from) ?? []).filter((next) => !(from === skip.cause && next === skip.effect));
+    const stack = allParts(byId.get(skip.cause)!).map((part) => ({ id: skip.cause, part }));
     while (stack.length > 0) {
-      const id = stack.pop()!;
-      if (id === to) return true;
-      if (seen.has(id)) continue;
-      seen.add(id);
-      stack.push(...(out.get(id) ?? []));
+      const { id, part } = stack.pop()!;
+      for (const link of out.get(id) ?? []) {
+        if (link === skip || !link.causeParts.includes(part)) continue;
+        for (const next of link.effectParts) {
+          const key = `${link.effect}#${next}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          if (link.effect === skip.effect) reached.add(next);
+          stack.push({ id: link.effect, part: next });
+        }
+      }
     }
-    return false;
+    return skip.effectParts.every((part) => reached.has(part));
   };
-  return links.filter((link) => !reaches(link.cause, link.effect, link));
+  return links.filter((link) => !implied(link));
 }
 
-function roots(ordered: readonly LinkSubject[], links: readonly Link[], byId: Map<string, LinkSubject>): DiagnosisNode[] {
-  const explained = new Set(links.map((l) => l.effect));
-  const children = (id: string): Link[] =>
-    links.filter((l) => l.cause === id).sort((a, b) => bySeverityThenId(byId.get(a.effect)!, byId.get(b.effect)!));
-  const build = (subject: LinkSubject, reason: string | undefined, path: Set<string>): DiagnosisNode => {
+/**
+ * A root per finding with parts no kept link explains (only those parts: a degraded operator
+ * nothing explains stays a root while another, explained, sits in a chain); under each node,
+ * the links that rest on its parts.
+ */
+function roots(ordered: readonly Subject[], links: readonly PartLink[], byId: Map<string, Subject>): DiagnosisNode[] {
+  const covered = new Map<string, Set<number>>();
+  for (const link of links) for (const part of link.effectParts) covered.set(link.effect, (covered.get(link.effect) ?? new Set()).add(part));
+  const children = (id: string, parts: readonly number[]): PartLink[] =>
+    links
+      .filter((l) => l.cause === id && l.causeParts.some((p) => parts.includes(p)))
+      .sort((a, b) => bySeverityThenId(byId.get(a.effect)!, byId.get(b.effect)!));
+  const build = (subject: Subject, parts: readonly number[], reason: string | undefined, path: Set<string>): DiagnosisNode => {
     path.add(subject.id);
+    const whole = parts.length === subject.parts.length;
+    const keys = new Set(parts.flatMap((p) => subject.parts[p]!.about.map(objectKey)));
+    const since = whole ? subject.since : earliest(parts.map((p) => subject.parts[p]!.since)) ?? subject.since;
     const node: DiagnosisNode = {
       ruleId: subject.id,
       severity: subject.severity,
       title: subject.title,
-      about: subject.about,
-      since: subject.since,
+      about: whole ? subject.about : subject.about.filter((o) => keys.has(objectKey(o))),
+      since,
       reason,
-      explains: children(subject.id)
+      explains: children(subject.id, parts)
         .filter((l) => !path.has(l.effect))
-        .map((l) => build(byId.get(l.effect)!, l.reason, path)),
+        .map((l) => build(byId.get(l.effect)!, l.effectParts, l.reason, path)),
     };
     return node;
   };
   const isProblem = (severity: Severity): boolean => severityRank(severity) >= severityRank(PROBLEM_SEVERITY);
   const worst = (node: DiagnosisNode): number => Math.max(severityRank(node.severity), ...node.explains.map(worst));
   return ordered
-    .filter((s) => !explained.has(s.id))
-    .map((s) => build(s, undefined, new Set()))
+    .flatMap((s) => {
+      const open = allParts(s).filter((p) => !covered.get(s.id)?.has(p));
+      return open.length > 0 ? [build(s, open, undefined, new Set())] : [];
+    })
     .filter((node) => isProblem(node.severity) || worst(node) >= severityRank(PROBLEM_SEVERITY))
     .sort((a, b) => worst(b) - worst(a) || severityRank(b.severity) - severityRank(a.severity) || compare(a.ruleId, b.ruleId));
+}
+
+function earliest(times: readonly (number | undefined)[]): number | undefined {
+  const known = times.filter((t): t is number => t !== undefined);
+  return known.length > 0 ? Math.min(...known) : undefined;
 }
 
 function bySeverityThenId(a: { severity: Severity; id: string }, b: { severity: Severity; id: string }): number {
   return severityRank(b.severity) - severityRank(a.severity) || compare(a.id, b.id);
 }
 
-function sortLinks(links: Link[]): Link[] {
+function sortLinks<T extends Link>(links: T[]): T[] {
   return links.sort((a, b) => compare(a.cause, b.cause) || compare(a.effect, b.effect));
 }
 

@@ -5,14 +5,15 @@ import { parseLogLine } from '../parsers/logline.js';
 import { satisfiesRange } from '../facts/version.js';
 import type { Facts } from '../facts/collector.js';
 import { eventTimes } from '../facts/events.js';
-import { factValue, factFile, describeMissingFact, notGivenFor, type EngineFacts } from './facts-view.js';
+import { factValue, factFile, describeMissingFact, MOMENT_FACTS, notGivenFor, type EngineFacts } from './facts-view.js';
 import { evaluateCondition, type SignalValues } from './condition.js';
 import { LogScanner, type CandidateLine } from './scan.js';
 import type { EventSignal, FactSignal, LogSelector, LogSignal, ResourceSignal, Rule, Signal } from './rule.js';
 import { findingId, type DataNotGiven, type Evidence, type Finding, type NotChecked, type Passed } from './findings.js';
 import { fieldValues, type FieldPath } from './field-path.js';
-import { joinFindings, type Diagnosis, type LinkSubject, type ObjectRef, type TimeWindow } from './diagnosis.js';
+import { joinFindings, objectKey, type Diagnosis, type FindingPart, type LinkSubject, type ObjectRef, type TimeWindow } from './diagnosis.js';
 import type { ObjectTemplate, WindowTemplate } from './rule.js';
+import type { CelProgram } from './cel.js';
 
 /** Longest evidence text kept (a log line can be much longer). */
 const MAX_EVIDENCE_TEXT = 2000;
@@ -64,6 +65,9 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
   private readonly states: SignalState[] = [];
   private readonly logStates: SignalState[];
   private readonly resourceStates: SignalState[];
+  /** Resource signals by the kind of object they match, and by the resource (file) that holds it. */
+  private readonly resourceStatesByKind = new Map<string, SignalState[]>();
+  private readonly resourceStatesByResource = new Map<string, SignalState[]>();
   private readonly eventStates: SignalState[];
   private readonly stateOf = new Map<Signal, SignalState>();
   /** Presence probes of log signals, and the state each one vouches for. */
@@ -87,6 +91,11 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     this.logStates = this.states.filter((s) => s.signal.type === 'log');
     this.resourceStates = this.states.filter((s) => s.signal.type === 'resource');
     this.eventStates = this.states.filter((s) => s.signal.type === 'event');
+    for (const state of this.resourceStates) {
+      const signal = state.signal as ResourceSignal;
+      pushTo(this.resourceStatesByKind, signal.kind, state);
+      pushTo(this.resourceStatesByResource, signal.resource, state);
+    }
   }
 
   need(entry: ClassifiedEntry): Need | undefined {
@@ -95,7 +104,7 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     }
     if (entry.kind !== 'list' && entry.kind !== 'namespaced-object' && entry.kind !== 'cluster-object') return undefined;
     let wanted = false;
-    for (const state of this.resourceStates) {
+    for (const state of (entry.resource !== undefined && this.resourceStatesByResource.get(entry.resource)) || []) {
       if (holdsResource(entry, state.signal as ResourceSignal)) {
         state.seen = true;
         wanted = true;
@@ -150,8 +159,11 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
 
   private matchLine(line: CandidateLine, entry: ClassifiedEntry): void {
     let parsed: ReturnType<typeof parseLogLine> | undefined;
+    // Rules that share a regex (see `compiledRegex`) share its run on the line.
+    const runs = new Map<RegExp, RegExpExecArray | null>();
     for (const signal of line.signals) {
-      const match = signal.regex.exec(line.text);
+      let match = runs.get(signal.regex);
+      if (match === undefined) runs.set(signal.regex, (match = signal.regex.exec(line.text)));
       if (!match) continue;
       const vouched = this.presenceOf.get(signal);
       if (vouched) {
@@ -179,16 +191,29 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
 
   object(object: K8sObject, entry: ClassifiedEntry, place: ObjectPlace): void {
     const kind = object.kind;
-    if (kind === 'Event' && isEventFile(entry)) {
-      for (const state of this.eventStates) this.matchEvent(state, object, entry, place);
+    const events = kind === 'Event' && isEventFile(entry);
+    const states = kind === undefined ? undefined : this.resourceStatesByKind.get(kind);
+    if (!events && !states) return;
+    // Rules that share a `where` expression share its program: it runs once per object.
+    let verdicts: Map<CelProgram, boolean> | undefined;
+    const holds = (where: CelProgram): boolean => {
+      verdicts ??= new Map();
+      let verdict = verdicts.get(where);
+      if (verdict === undefined) verdicts.set(where, (verdict = where({ object })));
+      return verdict;
+    };
+    if (events) {
+      for (const state of this.eventStates) this.matchEvent(state, object, entry, place, holds);
     }
-    for (const state of this.resourceStates) {
+    if (!states || kind === undefined) return;
+    const group = groupOf(object) ?? '';
+    for (const state of states) {
       const signal = state.signal as ResourceSignal;
-      if (kind !== signal.kind || (groupOf(object) ?? '') !== signal.group) continue;
+      if (group !== signal.group) continue;
       const meta = object.metadata ?? {};
       if (signal.namespace !== undefined && meta.namespace !== signal.namespace) continue;
       if (signal.objectName !== undefined && meta.name !== signal.objectName) continue;
-      if (signal.where && !signal.where({ object })) continue;
+      if (signal.where && !holds(signal.where)) continue;
       const captured = signal.match ? matchField(object, signal.match) : {};
       if (signal.match?.required && captured === undefined) continue;
       const name = meta.name ?? '';
@@ -197,7 +222,7 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
         signal: signal.name,
         file: entry.path,
         line: place.line,
-        time: undefined,
+        time: signal.since ? earliestTime(fieldValues(object, signal.since)) : undefined,
         text: clip(signal.summary ? safeRender(signal.summary, { object }) : `${kind} ${meta.namespace ? `${meta.namespace}/` : ''}${name}`),
         object: ref,
         captures: { ...captured, kind, name, namespace: meta.namespace ?? '' },
@@ -206,7 +231,7 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     }
   }
 
-  private matchEvent(state: SignalState, event: K8sObject, entry: ClassifiedEntry, place: ObjectPlace): void {
+  private matchEvent(state: SignalState, event: K8sObject, entry: ClassifiedEntry, place: ObjectPlace, holds: (where: CelProgram) => boolean): void {
     const signal = state.signal as EventSignal;
     const reason = stringField(event, 'reason');
     const message = stringField(event, 'message') || stringField(event, 'note');
@@ -222,7 +247,7 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
       match = signal.message.exec(message);
       if (!match) return;
     }
-    if (signal.where && !signal.where({ object: event })) return;
+    if (signal.where && !holds(signal.where)) return;
     const time = eventTimes(event).last;
     const objectName = String(involved['name'] ?? '');
     const count = typeof event['count'] === 'number' ? ` (x${event['count']})` : '';
@@ -379,7 +404,7 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
       this.hold(state, undefined, {
         signal: signal.name,
         file: factFile(facts, signal.fact, item),
-        line: undefined,
+        line: lineOfItem(item),
         time: timeOfItem(item),
         text: clip(text),
         object: objectOfItem(item),
@@ -407,6 +432,7 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     const severity = rule.severityWhen.find((s) => evaluateCondition(s.condition, values) === true)?.severity ?? rule.severity;
     const itemsOf = (signal: string): Held[] => states.find((s) => s.signal.name === signal)?.items ?? [];
     const about = objectsOf(rule.about, itemsOf, context);
+    const parts = partsOf(rule, matched, context);
     const subject: LinkSubject = {
       id: findingId({ ruleId: rule.id, key }),
       rule: rule.id,
@@ -414,16 +440,11 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
       severity,
       about,
       mentions: objectsOf(rule.mentions, itemsOf, context),
-      // When things happened (log lines, events), not when a fact or object says something began.
-      times: matched
-        .filter((s) => s.signal.type === 'log' || s.signal.type === 'event')
-        .flatMap((s) => s.items.flatMap((i) => (i.time === undefined ? [] : [i.time]))),
-      since: matched.reduce<number | undefined>(
-        (min, s) => s.items.reduce((m, i) => (i.time !== undefined && (m === undefined || i.time < m) ? i.time : m), min),
-        undefined,
-      ),
-      windows: windowsOf(rule.windows, itemsOf, context, facts.collectedAt),
+      times: matched.filter(joinsByTime).flatMap((s) => s.items.flatMap((i) => (i.time === undefined ? [] : [i.time]))),
+      since: earliestOf(parts.map((p) => p.since)),
+      windows: windowsOf(rule.windows, itemsOf, context),
       explains: rule.explains,
+      parts,
     };
     const message = safeRender(rule.message, context);
     const finding: Finding = {
@@ -473,22 +494,87 @@ function matchField(object: K8sObject, match: { path: FieldPath; regex: RegExp }
 /** The objects of `about` / `mentions` entries, rendered per evidence item or once for the finding. */
 function objectsOf(entries: readonly ObjectTemplate[], itemsOf: (signal: string) => Held[], context: object): ObjectRef[] {
   const refs = new Map<string, ObjectRef>();
-  const add = (entry: ObjectTemplate, scope: object, fallback: Evidence['object']): void => {
-    const kind = entry.kind ? safeRender(entry.kind, scope) : (fallback?.kind ?? '');
-    const namespace = entry.namespace ? safeRender(entry.namespace, scope) : entry.name ? undefined : fallback?.namespace;
-    // A list as messages write it: `a, b and c`.
-    const names = entry.name ? safeRender(entry.name, scope).split(/[\s,]+/).filter((n) => n !== 'and') : [fallback?.name ?? ''];
-    for (const name of names) {
-      if (kind === '' || name === '' || name.startsWith('(template error')) continue;
-      const ref: ObjectRef = { kind, name, ...(namespace ? { namespace } : {}) };
-      refs.set(`${kind}/${namespace ?? ''}/${name}`, ref);
-    }
-  };
   for (const entry of entries) {
-    if (entry.signal === undefined) add(entry, context, undefined);
-    else for (const item of itemsOf(entry.signal)) add(entry, { ...context, ...templateItem(item) }, evidenceObject(item));
+    const rendered =
+      entry.signal === undefined ? renderObjects(entry, context, undefined) : itemsOf(entry.signal).flatMap((item) => renderObjects(entry, { ...context, ...templateItem(item) }, evidenceObject(item)));
+    for (const ref of rendered) refs.set(objectKey(ref), ref);
   }
   return [...refs.values()];
+}
+
+/** The objects one `about` / `mentions` entry names in one scope; `fallback`: the evidence item's own object. */
+function renderObjects(entry: ObjectTemplate, scope: object, fallback: Evidence['object']): ObjectRef[] {
+  const kind = entry.kind ? safeRender(entry.kind, scope) : (fallback?.kind ?? '');
+  const namespace = entry.namespace ? safeRender(entry.namespace, scope) : entry.name ? undefined : fallback?.namespace;
+  // A list as messages write it: `a, b and c`.
+  const names = entry.name ? safeRender(entry.name, scope).split(/[\s,]+/).filter((n) => n !== 'and') : [fallback?.name ?? ''];
+  return names
+    .filter((name) => kind !== '' && name !== '' && !name.startsWith('(template error'))
+    .map((name) => ({ kind, name, ...(namespace ? { namespace } : {}) }));
+}
+
+/**
+ * The finding's parts (see {@link FindingPart}): per evidence item, the objects its `about`
+ * entries render, what its `mentions` entries render and its time; items sharing an object make
+ * one part. What no item holds (entries without a signal, items about nothing) is shared by all.
+ */
+function partsOf(rule: Rule, matched: readonly SignalState[], context: object): FindingPart[] {
+  const byItem = new Map<Held, FindingPart>();
+  const shared: FindingPart = { about: [], mentions: [], times: [] };
+  const partOf = (item: Held): FindingPart => {
+    let part = byItem.get(item);
+    if (!part) byItem.set(item, (part = { about: [], mentions: [], times: [] }));
+    return part;
+  };
+  const itemsOf = (signal: string): Held[] => matched.find((s) => s.signal.name === signal)?.items ?? [];
+  for (const [entries, field] of [[rule.about, 'about'], [rule.mentions, 'mentions']] as const) {
+    for (const entry of entries) {
+      if (entry.signal === undefined) shared[field].push(...renderObjects(entry, context, undefined));
+      else for (const item of itemsOf(entry.signal)) partOf(item)[field].push(...renderObjects(entry, { ...context, ...templateItem(item) }, evidenceObject(item)));
+    }
+  }
+  for (const state of matched) {
+    const joinable = joinsByTime(state);
+    for (const item of state.items) {
+      if (item.time === undefined) continue;
+      const part = byItem.get(item) ?? shared;
+      if (joinable) part.times.push(item.time);
+      part.since = Math.min(part.since ?? item.time, item.time);
+    }
+  }
+  // Items about the same object are one part: a pool and the node its message names, twice.
+  const merged: FindingPart[] = [];
+  for (const part of byItem.values()) {
+    if (part.about.length === 0) {
+      shared.mentions.push(...part.mentions);
+      shared.times.push(...part.times);
+      if (part.since !== undefined) shared.since = Math.min(shared.since ?? part.since, part.since);
+      continue;
+    }
+    const keys = new Set(part.about.map(objectKey));
+    const overlapping = merged.filter((m) => m.about.some((o) => keys.has(objectKey(o))));
+    const into = overlapping.reduce((a, b) => mergeParts(a, b), part);
+    merged.splice(0, merged.length, ...merged.filter((m) => !overlapping.includes(m)), into);
+  }
+  const parts = merged.length > 0 ? merged : [{ about: [], mentions: [], times: [] }];
+  // Since when is the part's own evidence's: context about nothing (a rollback in the history
+  // next to OVN churn) says when that began, not the problem; it stands in only when nothing else does.
+  return parts.map((part) => uniqueRefs({ ...mergeParts(part, shared), since: part.since ?? shared.since }));
+}
+
+function earliestOf(times: readonly (number | undefined)[]): number | undefined {
+  const known = times.filter((t): t is number => t !== undefined);
+  return known.length > 0 ? Math.min(...known) : undefined;
+}
+
+function mergeParts(a: FindingPart, b: FindingPart): FindingPart {
+  const since = a.since === undefined ? b.since : b.since === undefined ? a.since : Math.min(a.since, b.since);
+  return { about: [...a.about, ...b.about], mentions: [...a.mentions, ...b.mentions], times: [...a.times, ...b.times], since };
+}
+
+function uniqueRefs(part: FindingPart): FindingPart {
+  const unique = (refs: ObjectRef[]): ObjectRef[] => [...new Map(refs.map((r) => [objectKey(r), r])).values()];
+  return { ...part, about: unique(part.about), mentions: unique(part.mentions) };
 }
 
 /** An evidence item's object: the matched object or event's, or a log line's pod. */
@@ -498,19 +584,25 @@ function evidenceObject(item: Held): Evidence['object'] {
   return undefined;
 }
 
-function windowsOf(entries: readonly WindowTemplate[], itemsOf: (signal: string) => Held[], context: object, collectedAt: number | undefined): TimeWindow[] {
+function windowsOf(entries: readonly WindowTemplate[], itemsOf: (signal: string) => Held[], context: object): TimeWindow[] {
   const windows: TimeWindow[] = [];
   const add = (entry: WindowTemplate, scope: object): void => {
     const from = timeValue(safeRender(entry.from, scope));
     if (from === undefined) return;
     const to = entry.to ? timeValue(safeRender(entry.to, scope)) : undefined;
-    windows.push({ from, to: to ?? collectedAt, label: safeRender(entry.label, scope) });
+    windows.push({ from, to, label: safeRender(entry.label, scope) });
   };
   for (const entry of entries) {
     if (entry.signal === undefined) add(entry, context);
     else for (const item of itemsOf(entry.signal)) add(entry, { ...context, ...templateItem(item) });
   }
   return windows;
+}
+
+/** The earliest of a field's ISO times, epoch ms. */
+function earliestTime(values: readonly string[]): number | undefined {
+  const times = values.map((v) => Date.parse(v)).filter((t) => Number.isFinite(t));
+  return times.length > 0 ? Math.min(...times) : undefined;
 }
 
 /** Epoch ms from a rendered template: digits, or an ISO time. */
@@ -607,6 +699,12 @@ function describeSelector(selector: LogSelector): string {
   return parts.join(', ') || 'any log';
 }
 
+function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
 function isLog(entry: ClassifiedEntry): boolean {
   return entry.kind === 'pod-log' || entry.kind === 'host-log';
 }
@@ -635,6 +733,18 @@ function isEventFile(entry: ClassifiedEntry): boolean {
 function stringField(object: K8sObject, key: string): string {
   const value = object[key];
   return typeof value === 'string' ? value : '';
+}
+
+/** When things happened (log lines, events, facts made of log lines), not when a fact or object says something began. */
+function joinsByTime(state: SignalState): boolean {
+  const signal = state.signal;
+  return signal.type === 'log' || signal.type === 'event' || (signal.type === 'fact' && MOMENT_FACTS.has(signal.fact));
+}
+
+/** A fact item's line in its file, when it came from one (a log line). */
+function lineOfItem(item: unknown): number | undefined {
+  const line = (item as { line?: unknown } | undefined)?.line;
+  return typeof line === 'number' ? line : undefined;
 }
 
 function timeOfItem(item: unknown): number | undefined {

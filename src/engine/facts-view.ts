@@ -31,7 +31,7 @@ export function factValue(facts: EngineFacts, name: string): unknown {
     case 'cvo.pods':
       return facts.cvo.pods.length > 0 ? facts.cvo.pods : undefined;
     case 'cvo.moments':
-      return facts.cvo.pods.length > 0 ? facts.cvo.pods.flatMap((pod) => pod.moments.map((m) => ({ ...m, pod: pod.pod, file: pod.file }))) : undefined;
+      return facts.cvo.pods.length > 0 ? facts.cvo.pods.flatMap((pod) => pod.moments.map((m) => ({ ...m, pod: pod.pod, namespace: pod.namespace, stream: pod.stream, file: pod.file, object: cvoPodObject(pod) }))) : undefined;
     case 'risks.current':
       return facts.updateRisks?.current ? currentRiskItems(facts.updateRisks.current.targets, facts.clusterVersionFile) : undefined;
     case 'risks.taken':
@@ -51,6 +51,11 @@ export function factValue(facts: EngineFacts, name: string): unknown {
   }
 }
 
+/** The CVO pod a moment was logged by, as evidence names objects (none for a log given alone). */
+function cvoPodObject(pod: { pod: string; namespace?: string | undefined }): { kind: string; namespace: string; name: string } | undefined {
+  return pod.namespace === undefined ? undefined : { kind: 'Pod', namespace: pod.namespace, name: pod.pod };
+}
+
 /** The archive file a fact item came from: its own `file`, else the ClusterVersion for facts made of it. */
 export function factFile(facts: Facts, name: string, item: unknown): string {
   const own = (item as { file?: unknown } | undefined)?.file;
@@ -58,6 +63,12 @@ export function factFile(facts: Facts, name: string, item: unknown): string {
   const fromClusterVersion = name.startsWith('history') || name.startsWith('updates') || name === 'cluster';
   return fromClusterVersion ? (facts.clusterVersionFile ?? '') : '';
 }
+
+/**
+ * Facts whose items are log lines: an item's time is when something happened, so it joins by
+ * time as log evidence does (other facts' times say when a state began: an update, an alert).
+ */
+export const MOMENT_FACTS: ReadonlySet<string> = new Set(['cvo.moments']);
 
 export const FACT_NAMES = [
   'cluster',

@@ -135,6 +135,7 @@ interface RawSignal {
     where?: string;
     match?: { field: string; regex: string; required?: boolean };
     summary?: string;
+    since?: string;
   };
   event?: { reason?: string; message?: string; literal?: string; namespace?: string; involvedKind?: string; involvedName?: string; where?: string };
   fact?: { name: string; where?: string; summary?: string };
@@ -179,7 +180,7 @@ export function loadRuleText(file: string, text: string, builtin: boolean): { ru
       at(path, `regex ${unsafe}`);
       return undefined;
     }
-    return new RegExp(source, flags);
+    return compiledRegex(source, flags);
   };
 
   const signals: Signal[] = [];
@@ -226,6 +227,8 @@ export function loadRuleText(file: string, text: string, builtin: boolean): { ru
       const matchPath = r.match && compile([...base, 'resource', 'match', 'field'], () => parseFieldPath(r.match!.field));
       const matchRe = r.match && regex([...base, 'resource', 'match', 'regex'], r.match.regex, 'g');
       if (r.match && (!matchPath || !matchRe)) continue;
+      const sincePath = r.since === undefined ? undefined : compile([...base, 'resource', 'since'], () => parseFieldPath(r.since!));
+      if (r.since !== undefined && !sincePath) continue;
       signals.push({
         type: 'resource',
         name,
@@ -237,6 +240,7 @@ export function loadRuleText(file: string, text: string, builtin: boolean): { ru
         where,
         match: r.match && matchPath && matchRe ? { path: matchPath, regex: matchRe, required: r.match.required ?? true } : undefined,
         summary: template([...base, 'resource', 'summary'], r.summary),
+        since: sincePath,
       });
     } else if (spec.event) {
       const e = spec.event;
@@ -339,6 +343,20 @@ export function loadRuleText(file: string, text: string, builtin: boolean): { ru
       builtin,
     },
   };
+}
+
+/**
+ * Regexes by source and flags: rules that repeat one share it, and the engine runs it once per
+ * line or object. Sharing is safe: regexes are run with `exec`/`test` without the `g` and `y`
+ * flags (no `lastIndex` state), or with `matchAll`, which runs on a copy.
+ */
+const regexes = new Map<string, RegExp>();
+
+function compiledRegex(source: string, flags: string): RegExp {
+  const key = `${flags}/${source}`;
+  let regex = regexes.get(key);
+  if (!regex) regexes.set(key, (regex = new RegExp(source, flags)));
+  return regex;
 }
 
 function compileSelector(raw: Record<string, string | boolean>): LogSelector {

@@ -94,6 +94,8 @@ export interface ResourceSignal extends SignalBase {
   /** Regex over a field's values; its named captures (every match) go into the evidence. */
   match: { path: FieldPath; regex: RegExp; required: boolean } | undefined;
   summary: Template | undefined;
+  /** Field holding when the evidence began (a condition's lastTransitionTime): the item's time. */
+  since: FieldPath | undefined;
 }
 
 export interface EventSignal extends SignalBase {

@@ -27,6 +27,11 @@ hb.registerHelper('elapsed', (from: unknown, to: unknown) => {
   const parts = [days > 0 ? `${days}d` : '', hours > 0 ? `${hours}h` : '', `${minutes % 60}m`];
   return parts.filter(Boolean).join('');
 });
+// `time` inside [from, to]; `to` absent: still open (an update in progress).
+hb.registerHelper('within', (time: unknown, from: unknown, to: unknown) => {
+  if (typeof time !== 'number' || typeof from !== 'number' || time < from) return false;
+  return typeof to !== 'number' || time <= to;
+});
 hb.registerHelper('includes', (list: unknown, value: unknown) => Array.isArray(list) && list.includes(value));
 hb.registerHelper('unique', (list: unknown, key: unknown) => {
   if (!Array.isArray(list)) return [];
@@ -44,11 +49,20 @@ export type Template = (context: object) => string;
 
 export class TemplateError extends Error {}
 
+/** Templates by source: a template is a pure function of its source, and rules repeat many. */
+const templates = new Map<string, Template>();
+
 export function compileTemplate(source: string): Template {
+  let template = templates.get(source);
+  if (!template) templates.set(source, (template = compileTemplateSource(source)));
+  return template;
+}
+
+function compileTemplateSource(source: string): Template {
   let compiled: HandlebarsTemplateDelegate;
   try {
-    hb.parse(source); // syntax errors now, at load; the code is generated at first render (most rules never fire)
-    compiled = hb.compile(source, { noEscape: true, strict: false });
+    // Syntax errors now, at load; the code is generated from this parse at first render (most rules never fire).
+    compiled = hb.compile(hb.parseWithoutProcessing(source), { noEscape: true, strict: false });
   } catch (err) {
     throw new TemplateError(`template: ${(err as Error).message.split('\n').slice(0, 2).join(' ')}`);
   }

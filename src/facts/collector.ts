@@ -184,7 +184,7 @@ export class FactsCollector implements ParallelConsumer<FactsTaken> {
 
 function feedLine(facts: CvoLogFacts, line: string, lineNo: number): void {
   const parsed = parseLogLine(line, lineNo);
-  facts.feed(parsed.text, parsed.time);
+  facts.feed(parsed.text, parsed.time, lineNo);
 }
 
 /** Files holding the monitoring stack's alerts (layout rows `mg-monitoring` and `insights-alerts`). */

@@ -11,7 +11,8 @@
  *   `4.8.0-202107291502.p0.git.ea6e779.assembly.stream-ea6e779`. Its `x.y.z` is the branch
  *   the CVO was built from (`4.6.0-...` ships in 4.6.8), not the release version.
  * - lifetime: the first and the last time fed (file order, not min/max), and lines counted.
- * - moments: lifecycle lines worth a timeline, capped; on overflow the first half of the cap
+ * - moments: lifecycle lines worth a timeline (payload, preconditions, and how a CVO stops: its
+ *   leader lease lost, a signal, the final status sync failed), capped; on overflow the first half of the cap
  *   and the latest half are kept (so the closing `final sync` line survives) and the rest
  *   are counted in `droppedMoments`.
  */
@@ -36,12 +37,16 @@ export type CvoMomentKind =
   | 'payload-loaded'
   | 'preconditions-skipped'
   | 'precondition-passed'
+  | 'lease-lost'
+  | 'shutdown'
   | 'final-sync-failed';
 
 export interface CvoMoment {
   kind: CvoMomentKind;
   /** Epoch ms as fed; undefined when the caller had none. */
   time: number | undefined;
+  /** Line number in its log, when the caller gave one. */
+  line?: number | undefined;
   /** The line, trimmed and cut to {@link MAX_MOMENT_TEXT} characters. */
   text: string;
   /** `payload-loaded`: the release image pullspec. */
@@ -52,6 +57,8 @@ export interface CvoMoment {
   precondition?: string | undefined;
   /** `final-sync-failed`: the error (`context canceled`). */
   error?: string | undefined;
+  /** `shutdown`: why (`terminated` for the signal, `stopped leading`). */
+  reason?: string | undefined;
 }
 
 export interface CvoLogSummary {
@@ -94,6 +101,10 @@ const LOADED = /\bPayload loaded from (\S+) with hash ([^\s,]+)/;
 const SKIPPED = /\bSkipping preconditions for a local operator image payload\b/;
 const PASSED = /\bPrecondition (\S+) passed\b/;
 const FINAL_SYNC = /\bunable to perform final sync: (.*)$/;
+// client-go leader election: the lease could not be renewed in time (the API server did not answer).
+const LEASE_LOST = /\bfailed to renew lease \S+|\bleaderelection lost\b/;
+// start.go: `Shutting down due to terminated` (a signal) or `Stopped leading; shutting down.`
+const SHUTDOWN = /\bShutting down due to (\S+)|\b(Stopped leading); shutting down\b/;
 
 /** Recognise one lifecycle moment in a line (without time); undefined for other lines. */
 export function matchCvoMoment(line: string): Omit<CvoMoment, 'time'> | undefined {
@@ -104,12 +115,14 @@ export function matchCvoMoment(line: string): Omit<CvoMoment, 'time'> | undefine
   if (LOADING.test(line)) return { kind: 'loading-payload', text };
   if (SKIPPED.test(line)) return { kind: 'preconditions-skipped', text };
   if ((m = PASSED.exec(line))) return { kind: 'precondition-passed', text, precondition: m[1] };
+  if (LEASE_LOST.test(line)) return { kind: 'lease-lost', text };
+  if ((m = SHUTDOWN.exec(line))) return { kind: 'shutdown', text, reason: m[1] ?? 'stopped leading' };
   return undefined;
 }
 
 /** Whether a line can carry a build or a moment: every pattern here holds one of these words. */
 export function mayCarryCvoFact(line: string): boolean {
-  return line.includes('ClusterVersionOperator') || /ayload|recondition|final sync/.test(line);
+  return line.includes('ClusterVersionOperator') || /ayload|recondition|final sync|lease|hutting down/.test(line);
 }
 
 /** Accumulates CVO facts over the lines of one container log. */
@@ -132,8 +145,8 @@ export class CvoLogFacts {
     this.tailCap = cap - this.headCap;
   }
 
-  /** Feed one line; `timeMs` is the line's time (epoch ms) when known. */
-  feed(line: string, timeMs?: number): void {
+  /** Feed one line; `timeMs` is the line's time (epoch ms) when known, `lineNo` its line number. */
+  feed(line: string, timeMs?: number, lineNo?: number): void {
     this.lines++;
     const time = typeof timeMs === 'number' && Number.isFinite(timeMs) ? timeMs : undefined;
     if (time !== undefined) {
@@ -145,7 +158,7 @@ export class CvoLogFacts {
     const moment = matchCvoMoment(line);
     if (!moment) return;
     if (moment.kind === 'final-sync-failed') this.finalSyncFailed = true;
-    this.keep({ ...moment, time });
+    this.keep({ ...moment, time, ...(lineNo !== undefined ? { line: lineNo } : {}) });
   }
 
   private keep(moment: CvoMoment): void {

@@ -384,14 +384,22 @@ export function shortPath(path: string): string {
   return root !== undefined && root !== '' && path.startsWith(`${root}/`) ? path.slice(root.length + 1) : path;
 }
 
-/** An evidence item's captures without the ones its object already names (kind, namespace, name). */
+/** Captures longer than this that the evidence line already shows are not repeated under it. */
+const REPEATED_CAPTURE = 80;
+
+/**
+ * An evidence item's captures without the ones its object already names (kind, namespace, name)
+ * and without long ones its own text already shows (a regex group over most of the line). The
+ * JSON keeps them all.
+ */
 export function extraCaptures(e: Evidence): [string, string][] {
   const o = e.object;
   const named: Record<string, string | undefined> = { kind: o?.kind, namespace: o?.namespace, name: o?.name };
   return Object.keys(e.captures ?? {})
     .sort()
     .map((k): [string, string] => [k, e.captures?.[k] ?? ''])
-    .filter(([k, v]) => named[k] === undefined || named[k] !== v);
+    .filter(([k, v]) => named[k] === undefined || named[k] !== v)
+    .filter(([, v]) => v.length <= REPEATED_CAPTURE || !e.text.includes(v));
 }
 
 /** `mgsift 0.1.0 (17 built-in rules, build 1a2b3c4 2026-11-24)`: what made a report, in its footer and `--version`. */

@@ -29,9 +29,15 @@ export function objectsText(about: readonly ObjectRef[]): string {
 
 /** One node as a sentence: `Title — objects, since 2021-04-29 23:34:37Z`. */
 export function nodeSentence(node: DiagnosisNode): string {
+  return sanitizeText(`${node.title}${nodeDetail(node)}`);
+}
+
+/** What follows the title: ` — objects, since 2021-04-29 23:34:37Z` (empty when neither is known). */
+function nodeDetail(node: DiagnosisNode): string {
   const objects = node.about.length > 0 ? ` — ${objectsText(node.about)}` : '';
-  const since = node.since !== undefined ? `${objects === '' ? ' —' : ','} since ${formatUtc(node.since)}` : '';
-  return sanitizeText(`${node.title}${objects}${since}`);
+  // To the second: a sentence, not a log line.
+  const since = node.since !== undefined ? `${objects === '' ? ' —' : ','} since ${formatUtc(Math.floor(node.since / 1000) * 1000)}` : '';
+  return sanitizeText(`${objects}${since}`);
 }
 
 /** A root and everything under it, depth-first, as flat lines (depth 0 is the root). */
@@ -98,7 +104,9 @@ export interface DiagnosisNodeView {
   href: string;
   severity: string;
   ruleId: string;
-  sentence: string;
+  /** The finding's title, the link; then its objects and since, plain. */
+  title: string;
+  detail: string;
   reason: string | null;
   children: DiagnosisNodeView[];
   hasChildren: boolean;
@@ -120,7 +128,8 @@ export function diagnosisView(report: Report): DiagnosisView {
     href: `#${findingAnchor(node.ruleId)}`,
     severity: node.severity,
     ruleId: sanitizeText(node.ruleId),
-    sentence: nodeSentence(node),
+    title: sanitizeText(node.title),
+    detail: nodeDetail(node),
     reason: node.reason !== undefined ? sanitizeText(node.reason) : null,
     children: node.explains.map(view),
     hasChildren: node.explains.length > 0,

@@ -191,7 +191,9 @@ export function htmlView(report: Report, options: HtmlOptions = {}): HtmlView {
   ].map((p) => ({ label: p.label, value: p.value === undefined || p.value === '' ? 'unknown' : s(p.value) }));
 
   const sorted = sortFindings(report.findings);
-  const findings = sorted.map((f) => findingView(f, shown));
+  // Root causes open; what they explain folds (the diagnosis shows it under its cause), as info does.
+  const roots = new Set(report.diagnosis.roots.map((r) => r.ruleId));
+  const findings = sorted.map((f) => findingView(f, shown, f.severity !== 'info' && roots.has(findingId(f))));
   const findingRows = sorted.map((f): FindingRowView => ({ anchor: findingAnchor(findingId(f)), severity: f.severity, title: s(f.title), ...findingGlance(f) }));
   const counts = countsDesc(report);
   const collected = report.collectedAt !== undefined && report.collectedAt !== '';
@@ -252,7 +254,7 @@ export function htmlView(report: Report, options: HtmlOptions = {}): HtmlView {
 /** Evidence items shown before the rest fold away. */
 const EVIDENCE_UNFOLDED = 3;
 
-function findingView(f: Finding, shown: number): FindingView {
+function findingView(f: Finding, shown: number, open: boolean): FindingView {
   const evidence = f.evidence.slice(0, shown).map(evidenceView);
   const notShown = evidenceNotShown(f, evidence.length);
   const dropped = Math.max(f.evidenceDropped, 0);
@@ -271,7 +273,7 @@ function findingView(f: Finding, shown: number): FindingView {
     explains: f.explains.map((id) => ({ href: `#${findingAnchor(id)}`, ruleId: s(id) })),
     hasLinks: f.explainedBy.length + f.explains.length > 0,
     severity: f.severity,
-    open: f.severity !== 'info',
+    open,
     ruleId: s(f.ruleId),
     title: s(f.key !== undefined ? `${f.title} — ${f.key}` : f.title),
     component: s(f.component),

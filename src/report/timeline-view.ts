@@ -38,7 +38,6 @@ interface TimelineItemView {
   end: string;
   label: string;
   detail: string;
-  ruleId: string;
   severity: Severity | null;
 }
 
@@ -52,7 +51,6 @@ export interface TimelineView {
   hasHistory: boolean;
   items: TimelineItemView[];
   hasItems: boolean;
-  itemsOpen: boolean;
   itemsSummary: string;
   /** Rows past the table's cap, and where to see them (text and inline code). */
   more: InlinePart[] | null;
@@ -92,7 +90,6 @@ export function timelineView(report: Report, options: TimelineViewOptions = {}):
       end: t.end !== undefined ? displayTime(t.end) : t.open === true ? 'open at collection' : '',
       label: s(t.label),
       detail: s(t.detail ?? ''),
-      ruleId: s(t.ruleId ?? ''),
       severity: t.severity ?? null,
     }),
   );
@@ -124,7 +121,6 @@ export function timelineView(report: Report, options: TimelineViewOptions = {}):
     hasHistory: report.facts.history.length > 0,
     items,
     hasItems: items.length > 0,
-    itemsOpen: items.length <= 40,
     itemsSummary: `Timeline items (${all.length})`,
     more: notShown > 0 ? inlineParts(s(moreRowsNote(notShown))) : null,
     omitted,

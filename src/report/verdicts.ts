@@ -183,6 +183,10 @@ export interface VerdictsView {
     runbook: string | null;
   }[];
   hasAlerts: boolean;
+  /** Columns no shown alert fills are left out (their width goes to the message). */
+  hasAbout: boolean;
+  hasLabels: boolean;
+  hasRunbook: boolean;
   moreAlerts: string | null;
   updates: {
     facts: { label: string; value: string }[];
@@ -198,9 +202,7 @@ export function verdictsView(v: ClusterVerdicts): VerdictsView | null {
   const rows = [...firing(v), ...pending(v)];
   const shown = rows.slice(0, ALERTS_SHOWN);
   const u = v.updates;
-  return {
-    summary: alertsSummary(v),
-    alerts: shown.map((a) => ({
+  const alerts = shown.map((a) => ({
       state: a.state,
       severity: sanitizeText(a.severity),
       name: sanitizeText(a.name),
@@ -209,8 +211,14 @@ export function verdictsView(v: ClusterVerdicts): VerdictsView | null {
       labels: sanitizeText(a.labels),
       text: sanitizeText(alertText(a)),
       runbook: a.runbookUrl !== undefined ? (httpUrl(a.runbookUrl) ?? null) : null,
-    })),
+    }));
+  return {
+    summary: alertsSummary(v),
+    alerts,
     hasAlerts: shown.length > 0,
+    hasAbout: alerts.some((a) => a.about !== ''),
+    hasLabels: alerts.some((a) => a.labels !== ''),
+    hasRunbook: alerts.some((a) => a.runbook !== null),
     moreAlerts: rows.length > shown.length ? `${rows.length - shown.length} more alerts; see the JSON report.` : null,
     updates:
       u === undefined

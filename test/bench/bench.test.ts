@@ -111,4 +111,21 @@ describe('benchmark archives', () => {
     const clonedPodLogs = listing.filter((p) => /\/namespaces\/(?!openshift-cluster-version\/)[^/]+\/pods\/.+\/logs\/current\.log$/.test(p));
     expect(clonedPodLogs.length, 'cloned namespaces carry pod logs').toBeGreaterThan(0);
   });
+
+  it('real-content case: the image folder four times under one root, each copy in full, read as one cluster', () => {
+    const run = spawnSync(process.execPath, [join(REPO, 'bench', 'generate.mjs'), '--real-copies', '--source', 'mini', '--cache', cache], { encoding: 'utf8' });
+    expect(run.status, run.stderr).toBe(0);
+    const manifest = JSON.parse(run.stdout) as { path: string; files: number; copies: number };
+    expect(manifest.copies).toBe(4);
+    const files = spawnSync('tar', ['-tvzf', manifest.path], { encoding: 'utf8' }).stdout.split('\n').filter((line) => line.startsWith('-'));
+    // Every file stored with its bytes (hard links in the cache are dereferenced), four image folders.
+    expect(files).toHaveLength(manifest.files);
+    const images = new Set(files.map((line) => /\/(quay-io-[^/]+)\//.exec(line)?.[1]).filter(Boolean));
+    expect(images.size).toBe(4);
+
+    const analysis = mgsift(['analyze', manifest.path, '--format', 'json', '-o', '-', '--fail-on', 'critical']);
+    expect(analysis.code, analysis.stderr).toBe(0);
+    const report = JSON.parse(analysis.stdout) as { problems: { reason: string }[] };
+    expect(report.problems.some((p) => p.reason.startsWith('skipped as duplicate'))).toBe(true);
+  });
 });

@@ -93,6 +93,50 @@ describe('joinFindings', () => {
     expect(diagnosis.roots.map((r) => r.ruleId)).toEqual(['warn-root', 'error-root', 'info-cause']);
   });
 
+  it('a finding of several objects is explained only in the parts a link touches; the rest stays a root', () => {
+    const ingress = { kind: 'ClusterOperator', name: 'ingress' };
+    const cv = { kind: 'ClusterVersion', name: 'version' };
+    const { links, diagnosis } = joinFindings([
+      subject('pool-degraded', { about: [pool], explains: [{ rules: [], kinds: ['ClusterOperator'], by: 'object' }] }),
+      subject('co-degraded', {
+        about: [ingress, operator],
+        parts: [
+          { about: [ingress], mentions: [], times: [], since: 2000 },
+          { about: [operator], mentions: [pool], times: [], since: 1000 },
+        ],
+        explains: [{ rules: [], kinds: ['ClusterVersion'], by: 'object' }],
+      }),
+      // ClusterVersion Failing names ingress only: the pool does not explain it.
+      subject('cv-failing', { about: [cv], mentions: [ingress] }),
+    ]);
+    expect(links.map((l) => `${l.cause}>${l.effect}`)).toEqual(['co-degraded>cv-failing', 'pool-degraded>co-degraded']);
+    expect(shape(diagnosis.roots)).toEqual(['co-degraded', '  cv-failing', 'pool-degraded', '  co-degraded']);
+    const [ingressRoot, poolRoot] = diagnosis.roots;
+    expect(ingressRoot?.about).toEqual([ingress]);
+    expect(ingressRoot?.since).toBe(2000);
+    expect(poolRoot?.explains[0]?.about).toEqual([operator]);
+    expect(poolRoot?.explains[0]?.explains).toEqual([]);
+  });
+
+  it('a link implied part by part is dropped; one through another part is kept', () => {
+    const ingress = { kind: 'ClusterOperator', name: 'ingress' };
+    const cv = { kind: 'ClusterVersion', name: 'version' };
+    const { links } = joinFindings([
+      subject('root', { about: [pool, cv], explains: [{ rules: ['co', 'cv-failing'], kinds: [], by: 'object' }] }),
+      subject('co', {
+        about: [ingress, operator],
+        parts: [
+          { about: [ingress], mentions: [], times: [] },
+          { about: [operator], mentions: [pool], times: [] },
+        ],
+        explains: [{ rules: [], kinds: ['ClusterVersion'], by: 'object' }],
+      }),
+      subject('cv-failing', { about: [cv], mentions: [ingress] }),
+    ]);
+    // root → co (operator part) → cv-failing rests on the ingress part: root → cv-failing stays.
+    expect(links.map((l) => `${l.cause}>${l.effect}`)).toEqual(['co>cv-failing', 'root>co', 'root>cv-failing']);
+  });
+
   it('no findings, no roots', () => {
     expect(joinFindings([]).diagnosis).toEqual({ roots: [], cyclesBroken: [] });
   });

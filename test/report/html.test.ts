@@ -100,7 +100,7 @@ describe('renderHtml', () => {
     expect(main.indexOf('<section id="diagnosis">')).toBeLessThan(main.indexOf('<section id="findings">'));
     expect(main.slice(0, 200)).toMatch(/^<main>\s*<section id="diagnosis">/);
     for (const id of ['unsupported-y-stream-rollback', 'ovnkube-leader-lost', 'cvo-capability-enum-rejected']) {
-      expect(html).toContain(`<a class="diagnosis-link" href="#finding-${id}">`);
+      expect(html).toContain(`<a class="diagnosis-link" href="#finding-${id}" title="rule ${id}">`);
       expect(html).toContain(`<article class="finding sev-`);
       expect(html).toMatch(new RegExp(`<article class="finding sev-[a-z]+" id="finding-${id}">`));
     }
