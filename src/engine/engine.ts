@@ -5,11 +5,11 @@ import { parseLogLine } from '../parsers/logline.js';
 import { satisfiesRange } from '../facts/version.js';
 import type { Facts } from '../facts/collector.js';
 import { eventTimes } from '../facts/events.js';
-import { factValue, factFile, describeMissingFact, MOMENT_FACTS, type EngineFacts } from './facts-view.js';
+import { factValue, factFile, describeMissingFact, MOMENT_FACTS, notGivenFor, type EngineFacts } from './facts-view.js';
 import { evaluateCondition, type SignalValues } from './condition.js';
 import { LogScanner, type CandidateLine } from './scan.js';
 import type { EventSignal, FactSignal, LogSelector, LogSignal, ResourceSignal, Rule, Signal } from './rule.js';
-import { findingId, type CheckedInPart, type Evidence, type Finding, type NotChecked, type Passed } from './findings.js';
+import { findingId, type CheckedInPart, type DataNotGiven, type Evidence, type Finding, type NotChecked, type Passed } from './findings.js';
 import { fieldValues, type FieldPath } from './field-path.js';
 import { joinFindings, objectKey, type Diagnosis, type FindingPart, type LinkSubject, type ObjectRef, type TimeWindow } from './diagnosis.js';
 import type { ObjectTemplate, WindowTemplate } from './rule.js';
@@ -362,8 +362,10 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
       } else if (verdict === false || (verdict === true && findings.length === 0)) {
         result.passed.push({ ruleId: rule.id, title: rule.title, component: rule.component });
       } else if (verdict === 'unknown') {
-        const missing = missingData(states.filter((s) => values.truth(s.signal.name) === 'unknown').map((s) => s.signal), facts);
-        result.notChecked.push({ ruleId: rule.id, title: rule.title, component: rule.component, reason: `the archive lacks ${missing.join('; ')}` });
+        const unknown = states.filter((s) => values.truth(s.signal.name) === 'unknown').map((s) => s.signal);
+        const missing = missingData(unknown, facts);
+        const notGiven = dataNotGiven(unknown, facts);
+        result.notChecked.push({ ruleId: rule.id, title: rule.title, component: rule.component, reason: `the archive lacks ${missing.join('; ')}`, ...(notGiven ? { notGiven } : {}) });
       } else {
         for (const { finding, subject } of findings) {
           result.findings.push(finding);
@@ -725,6 +727,13 @@ function missingData(signals: readonly Signal[], facts: EngineFacts): string[] {
     needs.set(what, [...(needs.get(what) ?? []), `'${signal.name}'`]);
   }
   return [...needs].map(([what, names]) => `${what} for signal${names.length > 1 ? 's' : ''} ${names.join(', ')}`);
+}
+
+/** The command-line data every unknown signal waits for, when that alone kept the rule from being checked. */
+function dataNotGiven(signals: readonly Signal[], facts: EngineFacts): DataNotGiven | undefined {
+  const given = signals.map((signal) => (signal.type === 'fact' ? notGivenFor(signal.fact, facts) : undefined));
+  const first = given[0];
+  return first && given.every((g) => g?.data === first.data) ? first : undefined;
 }
 
 function missingWhat(signal: Signal, facts: EngineFacts): string {

@@ -3,12 +3,14 @@ import type { Limits } from '../core/limits.js';
 import { LayoutDetector } from '../layout/classify.js';
 import type { ClassifiedEntry } from '../layout/types.js';
 import { parseYamlItems } from '../parsers/yaml.js';
+import type { Pick } from '../parsers/yaml-block.js';
+import { pickLines } from '../parsers/yaml-pick.js';
 import { parseJsonItems, parseJsonTextItems } from '../parsers/json.js';
 import { readAll, TooLargeError } from '../sources/bytes.js';
 import { LongLineCounter } from '../parsers/lines.js';
 import { contentPath, isSingleFile } from '../sources/open.js';
 import type { Entry, InputPosition, Source } from '../sources/types.js';
-import { isParallel, type EntryConsumer, type Need, type WalkSummary } from './consumer.js';
+import { isParallel, type EntryConsumer, type Need, type ObjectPlace, type WalkSummary } from './consumer.js';
 import type { EntryPool } from './pool.js';
 import { itemLines } from './item-lines.js';
 
@@ -276,17 +278,30 @@ async function readObjects(
     reader.text?.(buffer, classified);
     reader.endText?.(classified);
   }
-  const text = buffer.toString('utf8');
   const bytes = buffer.length;
+  // Only identities wanted: the lines that hold them are cut from the bytes, the rest never decoded.
+  const identitiesOnly = classified.format !== 'json' && needs.every((need) => !need?.objects || need.objects === 'metadata');
+  const picked = identitiesOnly ? pickLines(buffer, METADATA) : undefined;
+  const text = (picked ?? buffer).toString('utf8');
+  // Lines are told in the file as it is (the picked lines keep its documents and items).
+  const whole = picked ? buffer : undefined;
   buffer = undefined; // the text replaces it: free it before the parse builds its objects
-  const lines = itemLines(text);
-  const items = classified.format === 'json' ? parseJsonTextItems(text, entry.path, problems) : parseYamlItems(text, entry.path, problems);
+  const lines = itemLines(whole ? () => whole.toString('utf8') : text);
+  const items = classified.format === 'json' ? parseJsonTextItems(text, entry.path, problems) : parseYamlItems(text, entry.path, problems, identitiesOnly ? { pick: METADATA } : {});
   for (const parsed of items) {
-    const place = { line: lines(parsed.doc, parsed.item) };
+    // Told when a reader asks: indexing the file's lines is wasted on objects no rule cites.
+    const place: ObjectPlace = {
+      get line() {
+        return lines(parsed.doc, parsed.item);
+      },
+    };
     for (const reader of objectReaders) reader.object?.(parsed.object, classified, place);
   }
   return bytes;
 }
+
+/** What `objects: 'metadata'` reads of a YAML document: an object's, or each List item's. */
+const METADATA: Pick = { apiVersion: true, kind: true, metadata: true, items: { apiVersion: true, kind: true, metadata: true } };
 
 /**
  * Runs what entries yield in archive order when they are read elsewhere: each entry read by

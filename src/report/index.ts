@@ -111,10 +111,17 @@ export function archiveRow(input: string, report: Report, reports: readonly stri
  * part), in one line naming the first reasons; undefined when some rule was checked.
  */
 export function nothingChecked(report: Report): string | undefined {
-  if (report.notChecked.length === 0 || report.findings.length > 0 || report.passed.length > 0 || report.checkedInPart.length > 0) return undefined;
+  // Rules not run for want of data the command line did not give (update risks) count too:
+  // a run where they are all that is left checked nothing.
+  const notRun = report.notRun.reduce((n, r) => n + r.rules.length, 0);
+  if (report.notChecked.length + notRun === 0 || report.findings.length > 0 || report.passed.length > 0 || report.checkedInPart.length > 0) return undefined;
   const shown = report.notChecked.slice(0, 2).map((n) => `${n.ruleId}: ${n.reason}`);
   const more = report.notChecked.length > shown.length ? `; and ${report.notChecked.length - shown.length} more` : '';
-  return `no rule could be checked (${report.notChecked.length} not checked: ${shown.join('; ')}${more})`;
+  const parts = [
+    ...(report.notChecked.length > 0 ? [`${report.notChecked.length} not checked: ${shown.join('; ')}${more}`] : []),
+    ...report.notRun.map((n) => n.note),
+  ];
+  return `no rule could be checked (${parts.join('; ')})`;
 }
 
 /** The row of an archive that could not be analysed. */

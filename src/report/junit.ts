@@ -91,6 +91,13 @@ export function renderJunit(report: Report, failOn: Severity): string {
       reason: n.reason,
     });
   }
+  // Not a pass: skipped, saying which data was not given.
+  for (const n of report.notRun) {
+    for (const r of n.rules) {
+      if (cases.has(r.ruleId) || fired.has(r.ruleId)) continue;
+      cases.set(r.ruleId, { ruleId: r.ruleId, classname: classname(r.component), name: `${r.ruleId}: ${r.title}`, kind: 'skipped', findings: [], reason: n.note });
+    }
+  }
   for (const p of report.passed) {
     if (cases.has(p.ruleId) || fired.has(p.ruleId)) continue;
     cases.set(p.ruleId, {

@@ -434,7 +434,7 @@ describe('an input on which no rule could be checked is no green', () => {
     const out = tempDir();
     const run = bounded(['analyze', input, '-o', out, '--quiet']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(new RegExp(`^mgsift: error: ${input}: no rule could be checked \\(\\d+ not checked: cluster-alert-firing: the archive lacks [^\\n]*; and \\d+ more\\)\\n$`));
+    expect(run.stderr).toMatch(new RegExp(`^mgsift: error: ${input}: no rule could be checked \\(\\d+ not checked: cluster-alert-firing: the archive lacks [^\\n]*; and \\d+ more; update-risk data not given: 2 rules not run [^\\n]*\\)\\n$`));
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { notChecked: unknown[]; passed: unknown[] };
     expect(report.notChecked.length).toBeGreaterThan(10);
     expect(report.passed).toEqual([]);
@@ -444,8 +444,10 @@ describe('an input on which no rule could be checked is no green', () => {
   it('--only a rule whose input is absent: exit 2 naming it; with its input: exit as usual', () => {
     const run = bounded(['analyze', HEALTHY, '--only', 'update-risk-applies', '--format', 'json', '-o', '-']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/^mgsift: error: .*healthy\.tar\.gz: no rule could be checked \(1 not checked: update-risk-applies: the archive lacks update-risk data/);
-    expect((JSON.parse(run.stdout) as { notChecked: unknown[] }).notChecked).toHaveLength(1);
+    expect(run.stderr).toMatch(/^mgsift: error: .*healthy\.tar\.gz: no rule could be checked \(update-risk data not given: 1 rule not run \(update-risk-applies\); use --update-risks DIR/);
+    const report = JSON.parse(run.stdout) as { notChecked: unknown[]; notRun: unknown[] };
+    expect(report.notChecked).toHaveLength(0);
+    expect(report.notRun).toHaveLength(1);
     expect(bounded(['analyze', HEALTHY, '--only', 'pod-crashlooping', '--format', 'json', '-o', '-']).code).toBe(0);
   });
 

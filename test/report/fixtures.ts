@@ -197,6 +197,7 @@ export function seed000Report(): Report {
     checkedInPart: [
       { ruleId: 'pod-crashlooping', title: 'OpenShift pod is crash-looping', component: 'workloads', reason: `nothing found in what was gathered, but Pod objects of namespaces other than ${IMG} were not gathered` },
     ],
+    notRun: [],
     passed: [
       { ruleId: 'mco-ignition-spec-rollback', title: 'MCO cannot parse a newer Ignition spec after a rollback', component: 'mco' },
       { ruleId: 'cvo-capability-enum-rejected', title: 'CVO cannot write ClusterVersion status (capability enum)', component: 'cvo' },
@@ -357,6 +358,7 @@ export function rollbackReport(): Report {
     findings,
     notChecked: [{ ruleId: 'olm-staging-registry', title: 'OLM catalog points at the staging registry', component: 'olm', reason: 'gather-extra holds no InstallPlan objects.' }],
     checkedInPart: [],
+    notRun: [],
     passed: [{ ruleId: 'cvo-final-sync-lost', title: 'Outgoing CVO exited before its final ClusterVersion status sync', component: 'cvo' }],
     facts: { history, timeline, timelineOmitted: [], verdicts: {} },
     problems: [],
@@ -378,6 +380,7 @@ export function healthyReport(): Report {
     findings: [],
     notChecked: [],
     checkedInPart: [],
+    notRun: [],
     passed: [
       { ruleId: 'cvo-final-sync-lost', title: 'Outgoing CVO exited before its final ClusterVersion status sync', component: 'cvo' },
       { ruleId: 'cvo-capability-enum-rejected', title: 'CVO cannot write ClusterVersion status (capability enum)', component: 'cvo' },
