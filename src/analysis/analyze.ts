@@ -78,7 +78,7 @@ export async function analyzeInput(input: string, options: AnalyzeOptions): Prom
     bareInput,
     inventory: options.inventory ?? false,
     digest: options.digest ?? false,
-    metrics: options.riskData !== undefined,
+    metrics: options.riskData?.metrics,
   };
   const { logs, clusterRoots, facts, timeline, engine, inventory, digest, metrics, all: consumers } = analysisConsumers(consumerOptions, options.rules);
   // Every consumer must be able to run in a worker, and workers must be able to load the rules.

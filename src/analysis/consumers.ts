@@ -32,8 +32,8 @@ export interface ConsumerOptions {
   bareInput: boolean;
   inventory: boolean;
   digest: boolean;
-  /** Metrics for update risks (`--update-risks`); its consumer reads on the main thread only, so then one thread reads. */
-  metrics: boolean;
+  /** The metric names the update risks read (`--update-risks`); absent without risk data. */
+  metrics?: readonly string[] | undefined;
 }
 
 export interface AnalysisConsumers {
@@ -55,7 +55,7 @@ export function analysisConsumers(options: ConsumerOptions, rules: readonly Rule
   const inventory = options.inventory ? new InventoryCollector() : undefined;
   const timeline = new TimelineSourcesCollector();
   const digest = options.digest ? new DigestCollector(options.maxLineBytes) : undefined;
-  const metrics = options.metrics ? new MetricsCollector() : undefined;
+  const metrics = options.metrics ? new MetricsCollector(options.metrics) : undefined;
   const logs = new BareLogRecogniser(options.bareInput);
   const clusterRoots = new ClusterRoots();
   const all: EntryConsumer[] = [logs, clusterRoots, facts, timeline, ...(engine ? [engine] : []), ...(inventory ? [inventory] : []), ...(digest ? [digest] : []), ...(metrics ? [metrics] : [])];

@@ -138,7 +138,9 @@ export function analyzeCommand(): Command {
             const c = outcome.report.counts;
             const where = files.length > 0 ? ` → ${files.map((f) => (toFolder ? join(flags.output, f) : flags.output)).join(', ')}` : '';
             const partial = row.status === 'partial' ? ` (read in part: ${row.error ?? ''})` : row.status === 'nothing-checked' ? ' (nothing checked)' : '';
-            say(`${input}: ${c.critical} critical, ${c.error} error, ${c.warning} warning, ${c.info} info; ${outcome.report.notChecked.length} not checked${partial}${where}`);
+            say(`${input}: ${c.critical} critical, ${c.error} error, ${c.warning} warning, ${c.info} info; ${outcome.report.notChecked.length} not checked${outcome.report.checkedInPart.length > 0 ? `, ${outcome.report.checkedInPart.length} checked in part` : ''}${partial}${where}`);
+            // The report is written (it says why), but a run that checked nothing is no green.
+            if (row.status === 'nothing-checked') process.stderr.write(`mgsift: error: ${input}: ${row.error ?? 'no rule could be checked'}\n`);
           }
           rows[index] = row;
           await lines?.write(jsonLine(row));
@@ -154,8 +156,8 @@ export function analyzeCommand(): Command {
         const s = index.summary;
         say(`index: ${s.archives} archives (${s.partial} read in part, ${s.nothingChecked} with nothing checked, ${s.failed} failed) → ${written.join(', ')}`);
       }
-      // 2 only when nothing could be analysed; else 1 when any archive holds a finding at or above --fail-on.
-      const analysed = rows.filter((row) => row.status !== 'failed').length;
+      // 2 when no archive could be analysed, or none had a rule checked; else 1 when any archive holds a finding at or above --fail-on.
+      const analysed = rows.filter((row) => row.status !== 'failed' && row.status !== 'nothing-checked').length;
       return analysed === 0 ? 2 : rows.some((row) => isFailing(row, failOn)) ? 1 : 0;
     }
   });

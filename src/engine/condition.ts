@@ -25,6 +25,11 @@ export interface SignalValues {
   truth(name: string): Truth;
   /** Evidence matched, those dropped by the cap included. */
   count(name: string): number;
+  /**
+   * False when part of the signal's scope was not read or not gathered: what matched is a lower
+   * bound, so "nothing matched" and "fewer than n" are unknown. Absent: every signal is complete.
+   */
+  complete?(name: string): boolean;
 }
 
 export class ConditionSyntaxError extends Error {}
@@ -138,10 +143,20 @@ export function signalNames(node: ConditionNode): string[] {
 
 export function evaluateCondition(node: ConditionNode, signals: SignalValues): Truth {
   switch (node.op) {
-    case 'signal':
-      return signals.truth(node.name);
-    case 'count':
-      return signals.truth(node.name) === 'unknown' ? 'unknown' : compareCount(signals.count(node.name), node.compare, node.value);
+    case 'signal': {
+      const truth = signals.truth(node.name);
+      return truth === false && signals.complete?.(node.name) === false ? 'unknown' : truth;
+    }
+    case 'count': {
+      if (signals.truth(node.name) === 'unknown') return 'unknown';
+      const count = signals.count(node.name);
+      const result = compareCount(count, node.compare, node.value);
+      if (signals.complete?.(node.name) !== false) return result;
+      // More data can only raise the count: keep only what a higher count cannot change.
+      if (node.compare === '>=' || node.compare === '>') return result ? true : 'unknown';
+      if (node.compare === '<=' || node.compare === '<') return result ? 'unknown' : false;
+      return count > node.value ? false : 'unknown';
+    }
     case 'absent':
       return signals.truth(node.name) === 'unknown';
     case 'not': {

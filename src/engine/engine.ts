@@ -5,11 +5,11 @@ import { parseLogLine } from '../parsers/logline.js';
 import { satisfiesRange } from '../facts/version.js';
 import type { Facts } from '../facts/collector.js';
 import { eventTimes } from '../facts/events.js';
-import { factValue, factFile, describeMissingFact, MOMENT_FACTS, type EngineFacts } from './facts-view.js';
+import { factValue, factFile, describeMissingFact, MOMENT_FACTS, notGivenFor, type EngineFacts } from './facts-view.js';
 import { evaluateCondition, type SignalValues } from './condition.js';
 import { LogScanner, type CandidateLine } from './scan.js';
 import type { EventSignal, FactSignal, LogSelector, LogSignal, ResourceSignal, Rule, Signal } from './rule.js';
-import { findingId, type Evidence, type Finding, type NotChecked, type Passed } from './findings.js';
+import { findingId, type CheckedInPart, type DataNotGiven, type Evidence, type Finding, type NotChecked, type Passed } from './findings.js';
 import { fieldValues, type FieldPath } from './field-path.js';
 import { joinFindings, objectKey, type Diagnosis, type FindingPart, type LinkSubject, type ObjectRef, type TimeWindow } from './diagnosis.js';
 import type { ObjectTemplate, WindowTemplate } from './rule.js';
@@ -36,6 +36,8 @@ interface SignalState {
   keys: Set<string>;
   /** A part of this signal's scope that could not be read: the rule cannot pass. */
   unread?: string | undefined;
+  /** Namespaces (`''` for cluster-scoped files) where the input held data in this signal's scope. */
+  gathered: Set<string>;
 }
 
 /**
@@ -51,6 +53,7 @@ export interface EngineTaken {
 export interface EngineResult {
   findings: Finding[];
   notChecked: NotChecked[];
+  checkedInPart: CheckedInPart[];
   passed: Passed[];
   diagnosis: Diagnosis;
 }
@@ -82,7 +85,7 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
   ) {
     for (const rule of rules) {
       for (const signal of rule.signals) {
-        const state: SignalState = { index: this.states.length, rule, signal, seen: false, items: [], dropped: 0, keys: new Set() };
+        const state: SignalState = { index: this.states.length, rule, signal, seen: false, items: [], dropped: 0, keys: new Set(), gathered: new Set() };
         this.states.push(state);
         this.stateOf.set(signal, state);
         if (signal.type === 'log' && signal.presence) this.presenceOf.set(signal.presence, state);
@@ -100,18 +103,28 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
 
   need(entry: ClassifiedEntry): Need | undefined {
     if (isLog(entry)) {
-      return this.logStates.some((s) => selects((s.signal as LogSignal).files, entry, this.options.bareInput)) ? { text: true } : undefined;
+      let wanted = false;
+      for (const state of this.logStates) {
+        if (!selects((state.signal as LogSignal).files, entry, this.options.bareInput)) continue;
+        state.gathered.add(entry.namespace ?? '');
+        wanted = true;
+      }
+      return wanted ? { text: true } : undefined;
     }
     if (entry.kind !== 'list' && entry.kind !== 'namespaced-object' && entry.kind !== 'cluster-object') return undefined;
     let wanted = false;
     for (const state of (entry.resource !== undefined && this.resourceStatesByResource.get(entry.resource)) || []) {
       if (holdsResource(entry, state.signal as ResourceSignal)) {
         state.seen = true;
+        state.gathered.add(entry.namespace ?? '');
         wanted = true;
       }
     }
     if (isEventFile(entry) && this.eventStates.length > 0) {
-      for (const state of this.eventStates) state.seen = true;
+      for (const state of this.eventStates) {
+        state.seen = true;
+        state.gathered.add(entry.namespace ?? '');
+      }
       wanted = true;
     }
     return wanted ? { objects: true } : undefined;
@@ -320,7 +333,12 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
   /** Evaluates facts, conditions and scopes, and builds findings. */
   finish(facts: EngineFacts): EngineResult {
     for (const state of this.states) if (state.signal.type === 'fact') this.evaluateFact(state, facts);
-    const result: EngineResult = { findings: [], notChecked: [], passed: [], diagnosis: { roots: [], cyclesBroken: [] } };
+    const result: EngineResult = { findings: [], notChecked: [], checkedInPart: [], passed: [], diagnosis: { roots: [], cyclesBroken: [] } };
+    // `oc adm inspect` holds only what it was asked for: a signal of one namespace saw nothing of
+    // it when that namespace was not gathered (a must-gather lacks a platform namespace only when
+    // it does not exist).
+    const partial = facts.layout === 'inspect';
+    if (partial) for (const state of this.states) if (namespaceNotGathered(state)) state.seen = false;
     const subjects: LinkSubject[] = [];
     for (const rule of this.rules) {
       const scope = scopeOf(rule, facts);
@@ -331,16 +349,23 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
       const states = rule.signals.map((signal) => this.stateOf.get(signal)!);
       const values = valuesOf(states);
       const verdict = evaluateCondition(rule.condition, values);
-      const unread = states.find((s) => s.unread !== undefined)?.unread;
       const findings =
         verdict === true ? (rule.per ? this.perKey(rule, states, facts, scope.caveat) : [this.buildFinding(rule, states, values, facts, scope.caveat)]) : [];
-      if (verdict === false && unread !== undefined) {
-        result.notChecked.push({ ruleId: rule.id, title: rule.title, component: rule.component, reason: `part of its input was not read: ${unread}` });
+      // Nothing found: does the verdict hold whatever the parts not read or not gathered would have held?
+      const unread = verdict === false ? restsOn(rule, states, (s) => s.unread !== undefined) : [];
+      const notGathered = verdict === false && unread.length === 0 && partial ? restsOn(rule, states, (s) => notGatheredPart(s) !== undefined) : [];
+      if (unread.length > 0) {
+        result.notChecked.push({ ruleId: rule.id, title: rule.title, component: rule.component, reason: `part of its input was not read: ${unread[0]!.unread!}` });
+      } else if (notGathered.length > 0) {
+        const parts = [...new Set(notGathered.map((s) => notGatheredPart(s)!))];
+        result.checkedInPart.push({ ruleId: rule.id, title: rule.title, component: rule.component, reason: `nothing found in what was gathered, but ${parts.join('; ')} (an oc adm inspect holds only what it was asked for)` });
       } else if (verdict === false || (verdict === true && findings.length === 0)) {
         result.passed.push({ ruleId: rule.id, title: rule.title, component: rule.component });
       } else if (verdict === 'unknown') {
-        const missing = missingData(states.filter((s) => values.truth(s.signal.name) === 'unknown').map((s) => s.signal), facts);
-        result.notChecked.push({ ruleId: rule.id, title: rule.title, component: rule.component, reason: `the archive lacks ${missing.join('; ')}` });
+        const unknown = states.filter((s) => values.truth(s.signal.name) === 'unknown').map((s) => s.signal);
+        const missing = missingData(unknown, facts);
+        const notGiven = dataNotGiven(unknown, facts);
+        result.notChecked.push({ ruleId: rule.id, title: rule.title, component: rule.component, reason: `the archive lacks ${missing.join('; ')}`, ...(notGiven ? { notGiven } : {}) });
       } else {
         for (const { finding, subject } of findings) {
           result.findings.push(finding);
@@ -617,11 +642,16 @@ function templateItem(item: Held): Record<string, unknown> {
 
 /**
  * A rule's signals as conditions read them: true with evidence, false when their data was read
- * and nothing matched, else unknown; and how many items matched (kept and dropped).
+ * and nothing matched, else unknown; and how many items matched (kept and dropped). Signals in
+ * `incomplete` saw only part of their scope: more data could add matches.
  */
-function valuesOf(states: readonly SignalState[]): SignalValues {
+function valuesOf(states: readonly SignalState[], incomplete?: (state: SignalState) => boolean): SignalValues {
   const stateNamed = (name: string): SignalState | undefined => states.find((s) => s.signal.name === name);
   return {
+    complete: (name) => {
+      const state = stateNamed(name);
+      return !(state && incomplete?.(state));
+    },
     truth: (name) => {
       const state = stateNamed(name);
       if (!state) return 'unknown';
@@ -633,6 +663,41 @@ function valuesOf(states: readonly SignalState[]): SignalValues {
       return state ? state.items.length + state.dropped : 0;
     },
   };
+}
+
+/**
+ * The signals whose missing part could turn a rule's `false` verdict: the ones `incomplete`
+ * picks, when the condition read with them incomplete is no longer `false`; else none.
+ */
+function restsOn(rule: Rule, states: readonly SignalState[], incomplete: (state: SignalState) => boolean): SignalState[] {
+  const picked = states.filter(incomplete);
+  if (picked.length === 0 || evaluateCondition(rule.condition, valuesOf(states, incomplete)) === false) return [];
+  return picked;
+}
+
+/** A signal of one namespace whose namespace the input does not hold (it saw other namespaces' files). */
+function namespaceNotGathered(state: SignalState): boolean {
+  const signal = state.signal;
+  const namespace = signal.type === 'resource' || signal.type === 'event' ? signal.namespace : undefined;
+  return namespace !== undefined && state.items.length === 0 && !state.gathered.has(namespace);
+}
+
+/**
+ * What an input made by `oc adm inspect` did not gather of a signal's scope: it holds only the
+ * objects and namespaces it was asked for, so a signal over every namespace (or over a
+ * cluster-scoped kind) saw only those. Undefined when the scope is one namespace the input holds.
+ */
+function notGatheredPart(state: SignalState): string | undefined {
+  const signal = state.signal;
+  if (signal.type === 'fact' || state.gathered.size === 0) return undefined;
+  if (signal.type === 'resource' && signal.namespace !== undefined) return undefined;
+  if (signal.type === 'event' && signal.namespace !== undefined) return undefined;
+  if (signal.type === 'log' && signal.files.every((f) => f.namespace !== undefined || f.bare)) return undefined;
+  const namespaces = [...state.gathered].filter((n) => n !== '').sort();
+  const what = signal.type === 'resource' ? `${signal.kind} objects` : signal.type === 'event' ? 'events' : 'logs';
+  if (namespaces.length === 0) return `${what} other than those gathered may exist`;
+  const shown = namespaces.length > 3 ? `${namespaces.slice(0, 3).join(', ')} and ${namespaces.length - 3} more` : namespaces.join(', ');
+  return `${what} of namespaces other than ${shown} were not gathered`;
 }
 
 /**
@@ -664,6 +729,13 @@ function missingData(signals: readonly Signal[], facts: EngineFacts): string[] {
   return [...needs].map(([what, names]) => `${what} for signal${names.length > 1 ? 's' : ''} ${names.join(', ')}`);
 }
 
+/** The command-line data every unknown signal waits for, when that alone kept the rule from being checked. */
+function dataNotGiven(signals: readonly Signal[], facts: EngineFacts): DataNotGiven | undefined {
+  const given = signals.map((signal) => (signal.type === 'fact' ? notGivenFor(signal.fact, facts) : undefined));
+  const first = given[0];
+  return first && given.every((g) => g?.data === first.data) ? first : undefined;
+}
+
 function missingWhat(signal: Signal, facts: EngineFacts): string {
   switch (signal.type) {
     case 'log': {
@@ -672,9 +744,9 @@ function missingWhat(signal: Signal, facts: EngineFacts): string {
       return `logs${marker} (${scopes})`;
     }
     case 'resource':
-      return `${signal.kind} objects (${signal.group || 'core'}/${signal.resource})`;
+      return `${signal.kind} objects (${signal.group || 'core'}/${signal.resource}${signal.namespace !== undefined ? ` in namespace ${signal.namespace}` : ''})`;
     case 'event':
-      return 'events';
+      return signal.namespace !== undefined ? `events of namespace ${signal.namespace}` : 'events';
     case 'fact':
       return describeMissingFact(signal.fact, facts);
   }

@@ -1,6 +1,7 @@
 import type { Facts } from '../facts/collector.js';
 import type { UpdateRisks } from '../risks/update-risks.js';
 import { currentRiskItems, takenRiskItems } from '../risks/applied.js';
+import type { DataNotGiven } from './findings.js';
 
 /** What rules see: the archive's facts, and the update risks when risk data was given. */
 export interface EngineFacts extends Facts {
@@ -94,10 +95,16 @@ export function describeMissingFact(name: string, facts: EngineFacts): string {
   if (name.startsWith('cvo')) return `cluster-version-operator logs (fact ${name})`;
   if (name === 'collection') return 'a must-gather timestamp file (fact collection)';
   // Read after "the archive lacks": the data comes from the command line, not the archive.
-  if (name.startsWith('risks')) {
-    return facts.updateRisks === undefined
-      ? `update-risk data, which mgsift was not given (--update-risks DIR or MGSIFT_UPDATE_RISKS: a cincinnati-graph-data checkout; fact ${name})`
-      : `a ClusterVersion object (fact ${name})`;
-  }
+  const notGiven = notGivenFor(name, facts);
+  if (notGiven) return `${notGiven.data}, which mgsift was not given (${notGiven.how}; fact ${name})`;
+  if (name.startsWith('risks')) return `a ClusterVersion object (fact ${name})`;
   return `fact ${name}`;
+}
+
+/** The command-line data a fact comes from, when it was not given (the archive cannot supply it). */
+export function notGivenFor(name: string, facts: EngineFacts): DataNotGiven | undefined {
+  if (name.startsWith('risks') && facts.updateRisks === undefined) {
+    return { data: 'update-risk data', how: '--update-risks DIR, a cincinnati-graph-data checkout (or set MGSIFT_UPDATE_RISKS)' };
+  }
+  return undefined;
 }

@@ -70,7 +70,28 @@ export interface NotChecked {
   component: string;
   /** Why the rule could not be evaluated: which data the archive lacks, or why it is out of scope. */
   reason: string;
+  /**
+   * Set when the data it lacks is not the archive's but the command line's (update-risk data):
+   * the user did not ask for the check, so reports say so once rather than count it with the
+   * rules the archive could not support.
+   */
+  notGiven?: DataNotGiven | undefined;
 }
+
+/** Data a rule reads that comes from the command line, not the archive. */
+export interface DataNotGiven {
+  /** `update-risk data`. */
+  data: string;
+  /** How to give it: `--update-risks DIR, a cincinnati-graph-data checkout (or set MGSIFT_UPDATE_RISKS)`. */
+  how: string;
+}
+
+/**
+ * A rule that found nothing in what the input holds, where the input holds only part of its
+ * scope by design (an `oc adm inspect` of some namespaces): not a pass. `reason` names the
+ * part not gathered.
+ */
+export type CheckedInPart = NotChecked;
 
 export interface Passed {
   ruleId: string;

@@ -31,7 +31,7 @@
  * folder, a namespace's `<group>/<resource>.yaml` List, or — for zero objects — a resource that a
  * ClusterOperator's `status.relatedObjects` names without a name (must-gather inspects those whole).
  */
-import type { EntryConsumer, Need, ObjectPlace, WalkSummary } from '../ingest/consumer.js';
+import type { Need, ObjectPlace, ParallelConsumer, WalkSummary } from '../ingest/consumer.js';
 import type { ClassifiedEntry } from '../layout/types.js';
 import { identityKey, type K8sObject } from '../parsers/k8s.js';
 import type { Labels, MetricSource, Sample, Series } from '../promql/index.js';
@@ -45,34 +45,92 @@ function resourceKey(group: string | undefined, resource: string): string {
   return group && group !== 'core' ? `${resource}.${group}` : resource;
 }
 
-/** Kinds whose objects the metrics read (group/resource as the layout names them). */
-const READ = new Set([
-  'config.openshift.io/clusterversions',
-  'config.openshift.io/infrastructures',
-  'config.openshift.io/clusteroperators',
-  'config.openshift.io/featuregates',
-  'config.openshift.io/proxies',
-  'core/nodes',
-  'core/configmaps',
-  'core/secrets',
-  'core/pods',
-  'apps/deployments',
-  'operators.coreos.com/clusterserviceversions',
-  'apiextensions.k8s.io/customresourcedefinitions',
-  'operator.openshift.io/networks',
-  'operator.openshift.io/cloudcredentials',
-  'k8s.ovn.org/egressips',
-  'ceph.rook.io/cephclusters',
-  'k8s.cni.cncf.io/network-attachment-definitions',
-]);
+/**
+ * What the metrics keep of each object they read, by kind (group/resource as the layout names
+ * them), and the metrics that read it. Only these fields are copied out of a parsed object — the
+ * rest, and the file's text, are left to the garbage collector — so a large archive's Secrets and
+ * ConfigMaps cost a name each. `true` keeps a value whole; a map keeps only the keys it names;
+ * `[shape]` keeps each item of a list in that shape.
+ */
+type Shape = true | { readonly [key: string]: Shape } | readonly [Shape];
+
+const IDENTITY = { name: true, namespace: true } as const;
+const CONFIG: Shape = true;
+
+interface KindRead {
+  shape: Shape;
+  metrics: readonly string[];
+  /** The namespace where the shape's fields beyond `metadata` are read; elsewhere only metadata is (cheaper to parse). */
+  beyondMetadataIn?: string;
+}
+
+const KINDS: Readonly<Record<string, KindRead>> = {
+  'config.openshift.io/clusterversions': { shape: CONFIG, metrics: ['cluster_version', 'cluster_version_capability', 'ovnkube_controller_ipsec_enabled', 'ovnkube_master_ipsec_enabled'] },
+  'config.openshift.io/infrastructures': { shape: CONFIG, metrics: ['cluster_infrastructure_provider'] },
+  'config.openshift.io/clusteroperators': { shape: { metadata: IDENTITY, status: { conditions: true, relatedObjects: true } }, metrics: ['cluster_operator_conditions'] },
+  'config.openshift.io/featuregates': { shape: CONFIG, metrics: ['cluster_feature_set'] },
+  'config.openshift.io/proxies': { shape: CONFIG, metrics: ['cluster_proxy_enabled'] },
+  'core/nodes': {
+    shape: { metadata: { ...IDENTITY, labels: true, annotations: { 'machineconfiguration.openshift.io/currentConfig': true, 'machineconfiguration.openshift.io/state': true } } },
+    metrics: ['mcd_update_state', 'kube_node_labels', 'kube_node_role'],
+  },
+  // Data only of openshift-config's openshift-install maps (`installer`).
+  'core/configmaps': { shape: { metadata: IDENTITY, data: { version: true, invoker: true } }, metrics: ['kube_configmap_info', 'cluster_installer'], beyondMetadataIn: 'openshift-config' },
+  'core/secrets': { shape: { metadata: { ...IDENTITY, annotations: { 'cloudcredential.openshift.io/mode': true } } }, metrics: ['kube_secret_info', 'cco_credentials_mode'] },
+  'core/pods': { shape: { metadata: IDENTITY, spec: { containers: [{ name: true, image: true }] } }, metrics: ['kube_pod_container_info'] },
+  'apps/deployments': { shape: { metadata: IDENTITY, spec: { replicas: true } }, metrics: ['kube_deployment_spec_replicas'] },
+  'operators.coreos.com/clusterserviceversions': { shape: { metadata: IDENTITY, spec: { version: true }, status: { phase: true } }, metrics: ['csv_succeeded', 'csv_count'] },
+  'apiextensions.k8s.io/customresourcedefinitions': {
+    shape: { metadata: IDENTITY },
+    metrics: ['csv_count', 'ceph_health_status', 'network_attachment_definition_instances', 'kubernetes_nmstate_features_applied'],
+  },
+  'operator.openshift.io/networks': { shape: CONFIG, metrics: ['ovnkube_controller_ipsec_enabled', 'ovnkube_master_ipsec_enabled', 'ovnkube_clustermanager_num_egress_ips'] },
+  'operator.openshift.io/cloudcredentials': { shape: CONFIG, metrics: ['cco_credentials_mode'] },
+  'k8s.ovn.org/egressips': { shape: { metadata: IDENTITY }, metrics: ['ovnkube_clustermanager_num_egress_ips'] },
+  'ceph.rook.io/cephclusters': { shape: { metadata: IDENTITY }, metrics: ['ceph_health_status'] },
+  'k8s.cni.cncf.io/network-attachment-definitions': { shape: { metadata: IDENTITY }, metrics: ['network_attachment_definition_instances'] },
+};
+
+/**
+ * The kinds to read for these metrics. ClusterVersions and ClusterOperators always (the
+ * cluster's own verdicts; relatedObjects tell which resources were gathered whole);
+ * `apiserver_storage_objects` counts every kind read, so it reads them all.
+ */
+function kindsFor(metrics: readonly string[] | undefined): Set<string> {
+  const all = Object.keys(KINDS);
+  if (metrics === undefined || metrics.includes('apiserver_storage_objects')) return new Set(all);
+  const wanted = new Set(metrics);
+  return new Set(all.filter((type) => type === 'config.openshift.io/clusterversions' || type === 'config.openshift.io/clusteroperators' || KINDS[type]!.metrics.some((m) => wanted.has(m))));
+}
+
+function metadataOnly(kind: KindRead, entry: ClassifiedEntry): boolean {
+  if (kind.shape === true) return false;
+  if (Object.keys(kind.shape).every((key) => key === 'metadata')) return true;
+  return kind.beyondMetadataIn !== undefined && entry.namespace !== undefined && entry.namespace !== kind.beyondMetadataIn;
+}
 
 interface Held {
+  /** The object as its kind's shape keeps it. */
   object: K8sObject;
   file: string;
 }
 
-/** Reads the objects the metrics need and which resources the archive holds in full, in the walk. */
-export class MetricsCollector implements EntryConsumer {
+/** One object read: what a worker thread hands over (plain data). */
+interface Kept {
+  type: string;
+  /** resourceKey, for counting. */
+  resource: string;
+  key: string;
+  id: string;
+  held: Held;
+}
+
+/**
+ * Reads the objects the metrics need and which resources the archive holds in full, in the walk
+ * (on this thread or in the entry pool's workers). Given the metric names the loaded risks'
+ * queries read, it reads only the kinds those metrics come from.
+ */
+export class MetricsCollector implements ParallelConsumer<Kept[]> {
   private readonly objects = new Map<string, Map<string, Held>>();
   /** resourceKey → identities seen (from paths and objects). */
   private readonly counted = new Map<string, Set<string>>();
@@ -82,7 +140,15 @@ export class MetricsCollector implements EntryConsumer {
   private readonly namespaces = new Map<string, Set<string>>();
   /** resourceKey of resources held in List files this collector does not parse (their number is unknown). */
   private readonly uncounted = new Set<string>();
+  private readonly read: Set<string>;
   private layout = 'unknown';
+  /** In a worker thread: what the entry being read yielded, for `takeEntry`. */
+  private taken: Kept[] | undefined;
+
+  /** `metrics`: the metric names to derive (all of them when absent). */
+  constructor(metrics?: readonly string[]) {
+    this.read = kindsFor(metrics);
+  }
 
   need(entry: ClassifiedEntry): Need | undefined {
     if (!entry.resource) return undefined;
@@ -93,19 +159,44 @@ export class MetricsCollector implements EntryConsumer {
     if (entry.rule === 'mg-namespaced-list' && entry.namespace) setOf(this.namespaces, key).add(entry.namespace);
     // One object per file: counted from its path, without reading it.
     if (entry.name && entry.kind !== 'list') setOf(this.counted, key).add(`${entry.namespace ?? ''}/${entry.name}`);
-    if (READ.has(type)) return { objects: true };
+    if (this.read.has(type)) return { objects: metadataOnly(KINDS[type]!, entry) ? 'metadata' : true };
     if (entry.kind === 'list') this.uncounted.add(key);
     return undefined;
   }
 
   object(object: K8sObject, entry: ClassifiedEntry, _place: ObjectPlace): void {
     const type = `${entry.group ?? 'core'}/${entry.resource ?? ''}`;
+    const shape = KINDS[type]?.shape;
     const name = object.metadata?.name;
-    if (!name) return;
-    setOf(this.counted, resourceKey(entry.group, entry.resource ?? '')).add(`${object.metadata?.namespace ?? ''}/${name}`);
-    let byKey = this.objects.get(type);
-    if (!byKey) this.objects.set(type, (byKey = new Map()));
-    if (!byKey.has(identityKey(object))) byKey.set(identityKey(object), { object, file: entry.path });
+    if (!name || !shape) return;
+    const kept: Kept = {
+      type,
+      resource: resourceKey(entry.group, entry.resource ?? ''),
+      key: own(identityKey(object)),
+      id: own(`${object.metadata?.namespace ?? ''}/${name}`),
+      held: { object: project(object, shape) as K8sObject, file: entry.path },
+    };
+    if (this.taken) this.taken.push(kept);
+    else this.keep(kept);
+  }
+
+  keepEntriesApart(): void {
+    this.taken = [];
+  }
+
+  takeEntry(): Kept[] {
+    return this.taken?.splice(0) ?? [];
+  }
+
+  mergeEntry(taken: Kept[]): void {
+    for (const kept of taken) this.keep(kept);
+  }
+
+  private keep(kept: Kept): void {
+    setOf(this.counted, kept.resource).add(kept.id);
+    let byKey = this.objects.get(kept.type);
+    if (!byKey) this.objects.set(kept.type, (byKey = new Map()));
+    if (!byKey.has(kept.key)) byKey.set(kept.key, kept.held);
   }
 
   end(summary: WalkSummary): void {
@@ -492,6 +583,38 @@ function namedResources(matchers: readonly { label: string; op: string; value: s
   if (m.op === '=') return [m.value];
   const names = m.value.split('|').map((alt) => alt.replace(/\[\.\]|\\\./g, '.'));
   return names.every((n) => /^[a-z0-9.-]+$/.test(n)) ? names : undefined;
+}
+
+/** The fields of `value` that `shape` names, copied (see {@link KINDS}). */
+function project(value: unknown, shape: Shape): unknown {
+  if (shape === true) return copy(value);
+  if (Array.isArray(shape)) return Array.isArray(value) ? value.map((item) => project(item, shape[0] as Shape)) : undefined;
+  if (!isRecord(value)) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(shape as Record<string, Shape>)) {
+    if (value[key] !== undefined) out[key] = project(value[key], inner);
+  }
+  return out;
+}
+
+/** A deep copy whose strings hold no view into the file text they were parsed from. */
+function copy(value: unknown): unknown {
+  if (typeof value === 'string') return own(value);
+  if (Array.isArray(value)) return value.map(copy);
+  if (!isRecord(value)) return value;
+  const out: Record<string, unknown> = {};
+  // defineProperty: a key named `__proto__` stays plain data, as the parser left it.
+  for (const [key, inner] of Object.entries(value)) Object.defineProperty(out, own(key), { value: copy(inner), enumerable: true, writable: true, configurable: true });
+  return out;
+}
+
+/**
+ * The string as a string of its own. A parsed string may be a slice of the whole file's text,
+ * and V8 keeps that text alive as long as the slice lives: kept as is, a Secret's name would
+ * keep its namespace's whole secrets.yaml in memory.
+ */
+function own(text: string): string {
+  return (' ' + text).slice(1);
 }
 
 function setOf<K, V>(map: Map<K, Set<V>>, key: K): Set<V> {

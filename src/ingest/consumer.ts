@@ -3,8 +3,12 @@ import type { K8sObject } from '../parsers/k8s.js';
 
 /** What a consumer needs of an entry, decided from its classified path before a byte is read. */
 export interface Need {
-  /** Parsed Kubernetes objects (YAML or JSON files; Lists expanded). */
-  objects?: boolean;
+  /**
+   * Parsed Kubernetes objects (YAML or JSON files; Lists expanded). `'metadata'`: only their
+   * `apiVersion`, `kind` and `metadata` are read, when no other consumer needs more (a YAML
+   * file is then parsed faster; the objects may hold more).
+   */
+  objects?: boolean | 'metadata';
   /** Raw bytes (logs and other text), chunk by chunk. */
   text?: boolean;
 }

@@ -92,13 +92,13 @@ function startEntry(seq: number, start: NonNullable<EntryPart['start']>): Body {
       if (!input) throw new Error('an entry came before its input began');
       const { consumers, limits } = input;
       const problems = new Problems();
-      const { bytes, failed } = await readEntry(entry, start.classified, consumers, start.needs, { problems, limits });
+      const { bytes, failed, unreadPart } = await readEntry(entry, start.classified, consumers, start.needs, { problems, limits });
       const taken = consumers.map((consumer) => (isParallel(consumer) ? consumer.takeEntry() : undefined));
       // What came after the reader stopped, and what is still to come, is dropped.
       body.discard();
       bodies.delete(seq);
       release(body.sources);
-      post(0, { seq, bytes, failed, taken, problems: problems.items, dropped: problems.dropped });
+      post(0, { seq, bytes, failed, unreadPart, taken, problems: problems.items, dropped: problems.dropped });
     })
     .catch(fatal);
   return body;

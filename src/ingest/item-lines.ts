@@ -4,10 +4,10 @@
  * which is how `oc` and must-gather write them. Unknown shapes give undefined, never a wrong
  * guess beyond the file's own structure.
  */
-export function itemLines(text: string): (doc: number, item: number | undefined) => number | undefined {
+export function itemLines(text: string | (() => string)): (doc: number, item: number | undefined) => number | undefined {
   let index: { docs: number[]; items: number[][] } | undefined;
   return (doc, item) => {
-    index ??= build(text);
+    index ??= build(typeof text === 'string' ? text : text());
     const items = index.items[doc];
     if (item !== undefined && items && items[item] !== undefined) return items[item];
     return index.docs[doc];

@@ -39,6 +39,8 @@ export interface EntryRead {
   bytes: number;
   /** Why the entry could not be read (the consumers are told on the main thread, in archive order). */
   failed?: string | undefined;
+  /** Why part of it was not looked at (long lines cut); told as `failed` is. */
+  unreadPart?: string | undefined;
   taken: unknown[];
   problems: Problem[];
   dropped: number;

@@ -3,12 +3,14 @@ import type { Limits } from '../core/limits.js';
 import { LayoutDetector } from '../layout/classify.js';
 import type { ClassifiedEntry } from '../layout/types.js';
 import { parseYamlItems } from '../parsers/yaml.js';
+import type { Pick } from '../parsers/yaml-block.js';
+import { pickLines } from '../parsers/yaml-pick.js';
 import { parseJsonItems, parseJsonTextItems } from '../parsers/json.js';
 import { readAll, TooLargeError } from '../sources/bytes.js';
 import { LongLineCounter } from '../parsers/lines.js';
 import { contentPath, isSingleFile } from '../sources/open.js';
 import type { Entry, InputPosition, Source } from '../sources/types.js';
-import { isParallel, type EntryConsumer, type Need, type WalkSummary } from './consumer.js';
+import { isParallel, type EntryConsumer, type Need, type ObjectPlace, type WalkSummary } from './consumer.js';
 import type { EntryPool } from './pool.js';
 import { itemLines } from './item-lines.js';
 
@@ -110,12 +112,15 @@ export async function walk(source: Source, consumers: readonly EntryConsumer[], 
       const slot = inOrder.reserve();
       if (wantObjects && classified.kind === 'list') pendingLists.set(listKey(classified), slot);
       const { answer } = await pool.read(entry, classified, needs);
+      const cut = entry.cutShort?.();
       void answer.then((read) => {
         inOrder.fill(slot, () => {
           for (const [i, consumer] of consumers.entries()) if (isParallel(consumer)) consumer.mergeEntry(read.taken[i]);
           const kept = read.problems.map((problem) => inOrder.record(problem));
           problems.dropped += read.dropped;
           if (read.failed !== undefined) unread(read.failed);
+          if (cut !== undefined) unread(cut);
+          if (read.unreadPart !== undefined) unread(read.unreadPart);
           // As on this thread: the entry's first problem, when kept, names the part not parsed.
           if (wantObjects && read.problems[0] !== undefined && kept[0]) unread(read.problems[0].reason);
           merged(read.bytes, read.problems.length + read.dropped === 0);
@@ -131,6 +136,10 @@ export async function walk(source: Source, consumers: readonly EntryConsumer[], 
       onRead: (bytes) => options.onProgress?.({ bytesRead: summary.bytesRead + bytes, input: source.position?.() }),
     });
     if (read.failed !== undefined) unread(read.failed);
+    // A limit cut the entry: what its rest would have given is unknown (the part read was scanned).
+    const cut = entry.cutShort?.();
+    if (cut !== undefined) unread(cut);
+    if (read.unreadPart !== undefined) unread(read.unreadPart);
     // An object file with a part not parsed (a limit, a broken document) may lack what a rule seeks.
     const parseProblem = problems.items[problemsKept];
     if (wantObjects && parseProblem !== undefined) unread(parseProblem.reason);
@@ -178,16 +187,24 @@ export async function readEntry(
   consumers: readonly EntryConsumer[],
   needs: readonly (Need | undefined)[],
   options: ReadOptions,
-): Promise<{ bytes: number; failed?: string | undefined }> {
+): Promise<EntryOutcome> {
   const wantObjects = needs.some((need) => need?.objects) && classified.format !== 'text';
   try {
-    return { bytes: wantObjects ? await readObjects(entry, classified, consumers, needs, options) : await readText(entry, classified, consumers, needs, options) };
+    return wantObjects ? { bytes: await readObjects(entry, classified, consumers, needs, options) } : await readText(entry, classified, consumers, needs, options);
   } catch (err) {
     // What the consumers would have taken from it is unknown: the walk tells them (`unread`), in archive order.
     const failed = `read failed: ${describeError(err)}`;
     options.problems.error(entry.path, failed);
     return { bytes: 0, failed };
   }
+}
+
+export interface EntryOutcome {
+  bytes: number;
+  /** Why nothing of it could be read (a read failure). */
+  failed?: string | undefined;
+  /** Why part of what was read was not looked at (lines cut at --max-line-bytes). */
+  unreadPart?: string | undefined;
 }
 
 export interface ReadOptions {
@@ -203,10 +220,11 @@ async function readText(
   consumers: readonly EntryConsumer[],
   needs: readonly (Need | undefined)[],
   options: ReadOptions,
-): Promise<number> {
+): Promise<EntryOutcome> {
   const readers = consumers.filter((_, i) => needs[i]?.text);
   const longLines = new LongLineCounter(options.limits.maxLineBytes);
   let bytes = 0;
+  let unreadPart: string | undefined;
   try {
     for await (const chunk of entry.body()) {
       bytes += chunk.length;
@@ -217,10 +235,12 @@ async function readText(
   } finally {
     for (const reader of readers) reader.endText?.(classified);
     if (longLines.count > 0) {
-      options.problems.warn(entry.path, `${longLines.count} line(s) longer than ${options.limits.maxLineBytes} bytes cut (--max-line-bytes)`);
+      // The rest of each long line was never scanned: a rule's line could be there.
+      unreadPart = `${longLines.count} line(s) longer than ${options.limits.maxLineBytes} bytes cut (--max-line-bytes): the rest of each was not read`;
+      options.problems.warn(entry.path, unreadPart);
     }
   }
-  return bytes;
+  return { bytes, unreadPart };
 }
 
 async function readObjects(
@@ -258,17 +278,30 @@ async function readObjects(
     reader.text?.(buffer, classified);
     reader.endText?.(classified);
   }
-  const text = buffer.toString('utf8');
   const bytes = buffer.length;
+  // Only identities wanted: the lines that hold them are cut from the bytes, the rest never decoded.
+  const identitiesOnly = classified.format !== 'json' && needs.every((need) => !need?.objects || need.objects === 'metadata');
+  const picked = identitiesOnly ? pickLines(buffer, METADATA) : undefined;
+  const text = (picked ?? buffer).toString('utf8');
+  // Lines are told in the file as it is (the picked lines keep its documents and items).
+  const whole = picked ? buffer : undefined;
   buffer = undefined; // the text replaces it: free it before the parse builds its objects
-  const lines = itemLines(text);
-  const items = classified.format === 'json' ? parseJsonTextItems(text, entry.path, problems) : parseYamlItems(text, entry.path, problems);
+  const lines = itemLines(whole ? () => whole.toString('utf8') : text);
+  const items = classified.format === 'json' ? parseJsonTextItems(text, entry.path, problems) : parseYamlItems(text, entry.path, problems, identitiesOnly ? { pick: METADATA } : {});
   for (const parsed of items) {
-    const place = { line: lines(parsed.doc, parsed.item) };
+    // Told when a reader asks: indexing the file's lines is wasted on objects no rule cites.
+    const place: ObjectPlace = {
+      get line() {
+        return lines(parsed.doc, parsed.item);
+      },
+    };
     for (const reader of objectReaders) reader.object?.(parsed.object, classified, place);
   }
   return bytes;
 }
+
+/** What `objects: 'metadata'` reads of a YAML document: an object's, or each List item's. */
+const METADATA: Pick = { apiVersion: true, kind: true, metadata: true, items: { apiVersion: true, kind: true, metadata: true } };
 
 /**
  * Runs what entries yield in archive order when they are read elsewhere: each entry read by

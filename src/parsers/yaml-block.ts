@@ -25,13 +25,23 @@ const SPACE = 32;
 const NEWLINE = 10;
 
 /**
- * Parses one YAML document (without its `---` line, or with a bare one), or says it cannot;
- * collections nested deeper than `maxDepth` are left to js-yaml's own limit.
+ * The keys of a mapping to read (`true`: the whole value; a nested pick for a mapping value, or
+ * for each item of a sequence value); the others are stepped over without being parsed.
  */
-export function parseBlockYaml(text: string, maxDepth: number): unknown {
+export interface Pick {
+  readonly [key: string]: Pick | true;
+}
+
+/**
+ * Parses one YAML document (without its `---` line, or with a bare one), or says it cannot;
+ * collections nested deeper than `maxDepth` are left to js-yaml's own limit. With `pick`, only
+ * the keys it names are read: what is stepped over is not checked either, so a document the
+ * whole parse would refuse may give its picked keys.
+ */
+export function parseBlockYaml(text: string, maxDepth: number, pick?: Pick): unknown {
   if (text.includes('\r') || text.includes('\t') || text.charCodeAt(0) === 0xfeff) return OUTSIDE_SUBSET;
   try {
-    return new BlockReader(text, maxDepth).document();
+    return new BlockReader(text, maxDepth).document(pick);
   } catch (err) {
     if (err instanceof OutsideSubset || err instanceof RangeError) return OUTSIDE_SUBSET;
     throw err;
@@ -54,13 +64,13 @@ class BlockReader {
     this.setLine(0);
   }
 
-  document(): unknown {
+  document(pick: Pick | undefined): unknown {
     if (this.text.startsWith('---')) {
       if (this.text.slice(3, this.end).trim() !== '') fail();
       this.nextLine();
     }
     if (!this.skipBlank()) return null;
-    const value = this.node(this.col);
+    const value = this.node(this.col, pick);
     if (this.skipBlank()) fail();
     return value;
   }
@@ -102,22 +112,23 @@ class BlockReader {
     return this.text.slice(this.pos + this.col, this.end);
   }
 
-  private node(indent: number): unknown {
+  private node(indent: number, pick?: Pick): unknown {
     if (++this.depth > this.maxDepth) fail();
     const line = this.content();
-    const value = isSequenceEntry(line) ? this.sequence(indent) : this.mapping(indent);
+    const value = isSequenceEntry(line) ? this.sequence(indent, pick) : this.mapping(indent, pick);
     this.depth--;
     return value;
   }
 
-  private sequence(indent: number): unknown[] {
+  /** `pick` applies to each item that is a mapping. */
+  private sequence(indent: number, pick?: Pick): unknown[] {
     const items: unknown[] = [];
     while (this.skipBlank() && this.col === indent && isSequenceEntry(this.content())) {
       const rest = this.content().slice(1);
       const spaces = rest.length - rest.trimStart().length;
       if (rest.trim() === '' || rest.trimStart().startsWith('#')) {
         this.nextLine();
-        items.push(this.blockValue(indent, false));
+        items.push(this.blockValue(indent, false, pick));
         continue;
       }
       const itemCol = indent + 1 + spaces;
@@ -126,7 +137,7 @@ class BlockReader {
       if (entryKeyEnd(body) >= 0) {
         this.col = itemCol;
         if (++this.depth > this.maxDepth) fail();
-        items.push(this.mapping(itemCol));
+        items.push(this.mapping(itemCol, pick));
         this.depth--;
       } else {
         items.push(this.inlineValue(body, indent, itemCol));
@@ -136,7 +147,7 @@ class BlockReader {
     return items;
   }
 
-  private mapping(indent: number): Record<string, unknown> {
+  private mapping(indent: number, pick?: Pick): Record<string, unknown> {
     const object: Record<string, unknown> = {};
     while (this.skipBlank() && this.col >= indent) {
       if (this.col > indent) fail();
@@ -145,10 +156,15 @@ class BlockReader {
       if (keyEnd < 0) fail();
       const key = keyText(line.slice(0, keyEnd));
       const rest = line.slice(keyEnd + 1).trimStart();
+      const inner = pick && Object.hasOwn(pick, key) ? pick[key] : undefined;
+      if (pick && inner === undefined) {
+        this.stepOver(rest, indent, this.col + line.length - rest.length);
+        continue;
+      }
       let value: unknown;
       if (rest === '' || rest.startsWith('#')) {
         this.nextLine();
-        value = this.blockValue(indent, true);
+        value = this.blockValue(indent, true, inner === true ? undefined : inner);
       } else {
         value = this.inlineValue(rest, indent, this.col + line.length - rest.length);
       }
@@ -158,12 +174,30 @@ class BlockReader {
   }
 
   /** A value on the lines after `key:` or `-`: a nested block, or null. */
-  private blockValue(parentIndent: number, sequenceMayShareIndent: boolean): unknown {
+  private blockValue(parentIndent: number, sequenceMayShareIndent: boolean, pick?: Pick): unknown {
     if (!this.skipBlank()) return null;
-    if (this.col > parentIndent) return this.node(this.col);
-    if (sequenceMayShareIndent && this.col === parentIndent && isSequenceEntry(this.content())) return this.sequence(parentIndent);
+    if (this.col > parentIndent) return this.node(this.col, pick);
+    if (sequenceMayShareIndent && this.col === parentIndent && isSequenceEntry(this.content())) return this.sequence(parentIndent, pick);
     return null;
   }
+
+  /**
+   * Steps over a mapping value not picked, starting with `rest` (the text after `key:`): its
+   * lines are those indented deeper than the key (and a sequence at the key's own indentation),
+   * but a quoted scalar, which may wrap onto any line, is read to its closing quote.
+   */
+  private stepOver(rest: string, indent: number, column: number): void {
+    const first = rest[0];
+    if (first === '"' || first === "'") {
+      this.quoted(first, column);
+      return;
+    }
+    const block = rest === '' || rest.startsWith('#');
+    this.nextLine();
+    // Deeper lines; after `key:` also `- item` lines at the key's own indentation (its sequence).
+    while (this.skipBlank() && (this.col > indent || (block && this.col === indent && isSequenceEntry(this.content())))) this.nextLine();
+  }
+
 
   /** A value starting on the current line at column `column`; `parentIndent` bounds continuation lines. */
   private inlineValue(text: string, parentIndent: number, column: number): unknown {

@@ -11,7 +11,7 @@
 import yaml from 'js-yaml';
 import { describeError, type Problems } from '../core/problems.js';
 import { expandDocument, type K8sObject, type ParsedObject } from './k8s.js';
-import { parseBlockYaml, OUTSIDE_SUBSET } from './yaml-block.js';
+import { parseBlockYaml, OUTSIDE_SUBSET, type Pick } from './yaml-block.js';
 
 export interface YamlOptions {
   /** Deepest nesting of collections accepted (default 256; real CRDs reach about 40). */
@@ -22,6 +22,11 @@ export interface YamlOptions {
    * checked.
    */
   maxAliasExpansion?: number;
+  /**
+   * Read only these keys of each document where the fast block reader can (the others are
+   * stepped over); a document it cannot read is parsed whole by js-yaml.
+   */
+  pick?: Pick | undefined;
 }
 
 export const DEFAULT_YAML_MAX_DEPTH = 256;
@@ -100,7 +105,7 @@ export function* parseYamlItems(text: string, path: string, problems: Problems, 
     const index = doc++;
     let value: unknown;
     try {
-      value = loadDocument(body, path, maxDepth);
+      value = loadDocument(body, path, maxDepth, opts.pick);
     } catch (err) {
       lineAt += countLines(text, lineCursor, bodyStart);
       lineCursor = bodyStart;
@@ -121,8 +126,8 @@ export function* parseYamlItems(text: string, path: string, problems: Problems, 
 }
 
 /** The fast block reader first; js-yaml for everything else (and to word the error). */
-function loadDocument(body: string, path: string, maxDepth: number): unknown {
-  const value = parseBlockYaml(body, maxDepth);
+function loadDocument(body: string, path: string, maxDepth: number, pick: Pick | undefined): unknown {
+  const value = parseBlockYaml(body, maxDepth, pick);
   if (value !== OUTSIDE_SUBSET) return value;
   const loadOpts: LoadOptionsExt = { schema: yaml.JSON_SCHEMA, json: true, maxDepth, filename: path };
   return yaml.load(body, loadOpts);

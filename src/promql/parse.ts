@@ -278,3 +278,29 @@ function unquote(text: string): string {
     }
   });
 }
+
+/** The metric names the selectors of an expression read. */
+export function selectedMetrics(expr: Expr, into = new Set<string>()): Set<string> {
+  switch (expr.type) {
+    case 'selector':
+      into.add(expr.metric);
+      break;
+    case 'aggregate':
+      if (expr.param) selectedMetrics(expr.param, into);
+      selectedMetrics(expr.expr, into);
+      break;
+    case 'over-time':
+    case 'label-replace':
+    case 'negate':
+      selectedMetrics(expr.expr, into);
+      break;
+    case 'binary':
+      selectedMetrics(expr.left, into);
+      selectedMetrics(expr.right, into);
+      break;
+    case 'number':
+    case 'string':
+      break;
+  }
+  return into;
+}

@@ -1,8 +1,8 @@
 import type { Analysis } from '../analysis/analyze.js';
 import type { Problems } from '../core/problems.js';
 import { iso } from '../analysis/inspect.js';
-import { SEVERITIES, severityRank, type Severity } from '../engine/findings.js';
-import { REPORT_SCHEMA_VERSION, type ClusterVerdicts, type ConditionRow, type Report, type RuleSelection, type Tool } from './model.js';
+import { SEVERITIES, severityRank, type NotChecked, type Severity } from '../engine/findings.js';
+import { REPORT_SCHEMA_VERSION, type ClusterVerdicts, type ConditionRow, type NotRun, type Report, type RuleSelection, type Tool } from './model.js';
 import { builtinRuleFiles } from '../engine/load.js';
 import type { Facts } from '../facts/collector.js';
 import type { ConditionInfo } from '../facts/cluster.js';
@@ -45,8 +45,12 @@ export function buildReport(analysis: Analysis, now: Date = new Date()): Report 
   } else if (problems.truncatedAt) {
     banners.push(`The input is truncated or corrupt: it was read up to ${problems.truncatedAt}; anything after it is missing from this report.`);
   }
-  const notChecked = result?.notChecked ?? [];
+  const notChecked = (result?.notChecked ?? []).filter((n) => n.notGiven === undefined);
   if (notChecked.length > 0) banners.push(`${notChecked.length} rule(s) could not be checked on this input; see "Rules not checked".`);
+  const inPart = result?.checkedInPart ?? [];
+  if (inPart.length > 0) {
+    banners.push(`${inPart.length} rule(s) found nothing, but only part of what they look at was gathered (an oc adm inspect holds only what it was asked for); see "Rules checked in part".`);
+  }
   if (problems.items.length + problems.dropped > 0) banners.push(skippedBanner(problems));
 
   return {
@@ -67,6 +71,8 @@ export function buildReport(analysis: Analysis, now: Date = new Date()): Report 
     diagnosis: result?.diagnosis ?? { roots: [], cyclesBroken: [] },
     findings,
     notChecked: [...notChecked].sort((a, b) => a.ruleId.localeCompare(b.ruleId)),
+    checkedInPart: [...inPart].sort((a, b) => a.ruleId.localeCompare(b.ruleId)),
+    notRun: notRunOf(result?.notChecked ?? []),
     passed: [...(result?.passed ?? [])].sort((a, b) => a.ruleId.localeCompare(b.ruleId)),
     facts: { history: historyRows(analysis), timeline: timeline.items, timelineOmitted: timeline.omitted, verdicts: clusterVerdicts(facts) },
     digest: analysis.digest && reportDigest(analysis.digest),
@@ -75,6 +81,22 @@ export function buildReport(analysis: Analysis, now: Date = new Date()): Report 
     limits: analysis.limits,
     stats: { entries: analysis.summary.entries, bytesRead: analysis.summary.bytesRead, durationMs: analysis.durationMs },
   };
+}
+
+/** Rules not checked only for want of command-line data, grouped by that data and said once. */
+function notRunOf(notChecked: readonly NotChecked[]): NotRun[] {
+  const byData = new Map<string, NotRun>();
+  for (const n of [...notChecked].sort((a, b) => a.ruleId.localeCompare(b.ruleId))) {
+    if (!n.notGiven) continue;
+    let group = byData.get(n.notGiven.data);
+    if (!group) byData.set(n.notGiven.data, (group = { data: n.notGiven.data, how: n.notGiven.how, rules: [], note: '' }));
+    group.rules.push({ ruleId: n.ruleId, title: n.title, component: n.component });
+  }
+  for (const group of byData.values()) {
+    const ids = group.rules.map((r) => r.ruleId).join(', ');
+    group.note = `${group.data} not given: ${group.rules.length} rule${group.rules.length === 1 ? '' : 's'} not run (${ids}); use ${group.how}.`;
+  }
+  return [...byData.values()];
 }
 
 /**

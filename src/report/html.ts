@@ -150,11 +150,15 @@ export interface HtmlView {
   timeline: TimelineView;
   digest: DigestView | null;
   /** One line beside a folded section's heading. */
-  notes: { digest: string; notChecked: string; problems: string; limits: string };
+  notes: { digest: string; notChecked: string; checkedInPart: string; problems: string; limits: string };
   updateRisks: UpdateRisksView;
   verdicts: VerdictsView | null;
   notChecked: { ruleId: string; title: string; reason: string }[];
   hasNotChecked: boolean;
+  checkedInPart: { ruleId: string; title: string; reason: string }[];
+  hasCheckedInPart: boolean;
+  /** One line per kind of data not given (rules not run). */
+  notRun: string[];
   passed: { ruleId: string; title: string }[];
   hasPassed: boolean;
   passedSummary: string;
@@ -165,6 +169,13 @@ export interface HtmlView {
 }
 
 const s = sanitizeText;
+
+/** Beside the heading: the rules the archive could not support, and those not run for want of data given. */
+function notCheckedNote(report: Report): string {
+  const count = (n: number): string => `${n} rule${n === 1 ? '' : 's'}`;
+  const notRun = report.notRun.map((n) => `${count(n.rules.length)} not run (${n.data} not given)`);
+  return [report.notChecked.length === 0 && notRun.length === 0 ? 'none' : report.notChecked.length > 0 ? count(report.notChecked.length) : '', ...notRun].filter(Boolean).join('; ');
+}
 
 /** The view model the templates print (exported for tests). */
 export function htmlView(report: Report, options: HtmlOptions = {}): HtmlView {
@@ -214,7 +225,8 @@ export function htmlView(report: Report, options: HtmlOptions = {}): HtmlView {
     digest: report.digest ? digestView(report.digest) : null,
     notes: {
       digest: report.digest ? digestNote(report.digest) : '',
-      notChecked: report.notChecked.length === 0 ? 'none' : `${report.notChecked.length} rule${report.notChecked.length === 1 ? '' : 's'}`,
+      checkedInPart: `${report.checkedInPart.length} rule${report.checkedInPart.length === 1 ? '' : 's'}`,
+      notChecked: notCheckedNote(report),
       problems: report.problems.length === 0 ? 'nothing' : `${report.problems.length} part${report.problems.length === 1 ? '' : 's'} of the input`,
       limits: `${report.stats.entries} entries, ${formatBytes(report.stats.bytesRead)} read in ${Math.round(report.stats.durationMs)} ms`,
     },
@@ -222,6 +234,9 @@ export function htmlView(report: Report, options: HtmlOptions = {}): HtmlView {
     verdicts: verdictsView(report.facts.verdicts),
     notChecked: sortByRuleId(report.notChecked).map((n) => ({ ruleId: s(n.ruleId), title: s(n.title), reason: s(n.reason) })),
     hasNotChecked: report.notChecked.length > 0,
+    checkedInPart: sortByRuleId(report.checkedInPart).map((n) => ({ ruleId: s(n.ruleId), title: s(n.title), reason: s(n.reason) })),
+    hasCheckedInPart: report.checkedInPart.length > 0,
+    notRun: report.notRun.map((n) => s(n.note.charAt(0).toUpperCase() + n.note.slice(1))),
     passed: sortByRuleId(report.passed).map((p) => ({ ruleId: s(p.ruleId), title: s(p.title) })),
     hasPassed: report.passed.length > 0,
     passedSummary: `${report.passed.length} rule${report.passed.length === 1 ? '' : 's'} evaluated without finding anything`,

@@ -54,6 +54,8 @@ export interface IndexRow {
   counts?: Record<Severity, number> | undefined;
   /** Rules that could not be checked on the archive; absent for a failed archive. */
   notChecked?: number | undefined;
+  /** Rules that found nothing in the part of their scope the archive holds (never passes); absent for a failed archive. */
+  checkedInPart?: number | undefined;
   /** Most severe first. */
   findings: IndexFinding[];
   /** The roots of the archive's diagnosis, most severe first, each with how many findings it explains. */
@@ -85,15 +87,12 @@ export interface BatchIndex {
 /** The row of an archive that was analysed. */
 export function archiveRow(input: string, report: Report, reports: readonly string[]): IndexRow {
   const broken = report.problems.find((p) => p.severity === 'error');
-  // No finding and no rule passed: a green row would claim what was never looked at.
-  const nothingChecked = report.notChecked.length > 0 && report.findings.length === 0 && report.passed.length === 0;
-  const first = report.notChecked[0];
+  // No finding and no rule checked: a green row would claim what was never looked at.
+  const nothing = nothingChecked(report);
   return {
     input,
-    status: nothingChecked ? 'nothing-checked' : broken === undefined ? 'ok' : 'partial',
-    error: nothingChecked && first
-      ? `none of the ${report.notChecked.length} rules could be checked (${first.ruleId}: ${first.reason})`
-      : broken === undefined ? undefined : broken.path === '' ? broken.reason : `${broken.path}: ${broken.reason}`,
+    status: nothing !== undefined ? 'nothing-checked' : broken === undefined ? 'ok' : 'partial',
+    error: nothing ?? (broken === undefined ? undefined : broken.path === '' ? broken.reason : `${broken.path}: ${broken.reason}`),
     reports: [...reports],
     container: report.input.container,
     layout: report.input.layout,
@@ -101,9 +100,28 @@ export function archiveRow(input: string, report: Report, reports: readonly stri
     collectedAt: report.collectedAt,
     counts: { ...report.counts },
     notChecked: report.notChecked.length,
+    checkedInPart: report.checkedInPart.length,
     findings: sortFindings(report.findings).map((f) => ({ ruleId: f.ruleId, ...(f.key !== undefined ? { key: f.key } : {}), severity: f.severity, title: f.title })),
     rootCauses: report.diagnosis.roots.map((r) => ({ ruleId: r.ruleId, severity: r.severity, title: r.title, explains: symptomsOf(r).length })),
   };
+}
+
+/**
+ * Why no rule could be checked on an archive (no finding, none passed, none checked even in
+ * part), in one line naming the first reasons; undefined when some rule was checked.
+ */
+export function nothingChecked(report: Report): string | undefined {
+  // Rules not run for want of data the command line did not give (update risks) count too:
+  // a run where they are all that is left checked nothing.
+  const notRun = report.notRun.reduce((n, r) => n + r.rules.length, 0);
+  if (report.notChecked.length + notRun === 0 || report.findings.length > 0 || report.passed.length > 0 || report.checkedInPart.length > 0) return undefined;
+  const shown = report.notChecked.slice(0, 2).map((n) => `${n.ruleId}: ${n.reason}`);
+  const more = report.notChecked.length > shown.length ? `; and ${report.notChecked.length - shown.length} more` : '';
+  const parts = [
+    ...(report.notChecked.length > 0 ? [`${report.notChecked.length} not checked: ${shown.join('; ')}${more}`] : []),
+    ...report.notRun.map((n) => n.note),
+  ];
+  return `no rule could be checked (${parts.join('; ')})`;
 }
 
 /** The row of an archive that could not be analysed. */
@@ -180,6 +198,7 @@ function rowJson(row: IndexRow): JsonObject {
     out.counts = counts;
   }
   put(out, 'notChecked', row.notChecked);
+  put(out, 'checkedInPart', row.checkedInPart);
   out.findings = row.findings.map((f) => {
     const finding: JsonObject = { ruleId: f.ruleId };
     put(finding, 'key', f.key);
@@ -229,7 +248,8 @@ function mainReport(row: IndexRow, preferred: string): string | undefined {
 /** `mco-ignition-spec-unsupported (explains 5)`, one per root; for a row that was analysed, `no problem found`. */
 function rootCausesText(row: IndexRow): string {
   if (row.status === 'failed') return '';
-  if (row.rootCauses.length === 0) return 'no problem found';
+  const inPart = row.checkedInPart ? ` (${row.checkedInPart} rule${row.checkedInPart === 1 ? '' : 's'} checked only in part)` : '';
+  if (row.rootCauses.length === 0) return `no problem found${inPart}`;
   return row.rootCauses.map((r) => `${r.ruleId}${r.explains > 0 ? ` (explains ${r.explains})` : ''}`).join('; ');
 }
 

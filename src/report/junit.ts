@@ -7,7 +7,8 @@
  * - a finding a root cause explains (a symptom): passes, its text in `<system-out>` with the
  *   root that explains it;
  * - a rule whose findings are all below `failOn`: passes, the findings in `<system-out>`;
- * - a rule not checked: `<skipped message="reason"/>`;
+ * - a rule not checked: `<skipped message="reason"/>`; a rule checked in part (it found nothing
+ *   in the part of its scope the input holds): `<skipped message="checked in part: reason"/>`;
  * - a rule that passed: an empty testcase.
  * `classname` is `mgsift.<component>` (`mgsift.rules` when a rule names none). Banners, problems and the
  * Known update risks summary go to the suite's `<system-out>`.
@@ -78,7 +79,8 @@ export function renderJunit(report: Report, failOn: Severity): string {
     });
   }
   const fired = new Set(report.findings.map((f) => f.ruleId));
-  for (const n of report.notChecked) {
+  const unchecked = [...report.notChecked, ...report.checkedInPart.map((n) => ({ ...n, reason: `checked in part: ${n.reason}` }))];
+  for (const n of unchecked) {
     if (cases.has(n.ruleId) || fired.has(n.ruleId)) continue;
     cases.set(n.ruleId, {
       ruleId: n.ruleId,
@@ -88,6 +90,13 @@ export function renderJunit(report: Report, failOn: Severity): string {
       findings: [],
       reason: n.reason,
     });
+  }
+  // Not a pass: skipped, saying which data was not given.
+  for (const n of report.notRun) {
+    for (const r of n.rules) {
+      if (cases.has(r.ruleId) || fired.has(r.ruleId)) continue;
+      cases.set(r.ruleId, { ruleId: r.ruleId, classname: classname(r.component), name: `${r.ruleId}: ${r.title}`, kind: 'skipped', findings: [], reason: n.note });
+    }
   }
   for (const p of report.passed) {
     if (cases.has(p.ruleId) || fired.has(p.ruleId)) continue;

@@ -177,8 +177,14 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
 
   // Rules not checked / passed.
   add(0, ['## Rules not checked', '']);
-  if (report.notChecked.length === 0) add(0, [report.selection ? 'Every rule that ran could be evaluated (see the rule selection above).' : 'Every rule could be evaluated.', '']);
+  for (const n of report.notRun) add(0, [`${mdText(n.note.charAt(0).toUpperCase() + n.note.slice(1))}`, '']);
+  const others = report.notRun.length > 0 ? 'other ' : '';
+  if (report.notChecked.length === 0) add(0, [report.selection ? `Every ${others}rule that ran could be evaluated (see the rule selection above).` : `Every ${others}rule could be evaluated.`, '']);
   else add(1, [table(['Rule', 'Title', 'Why not'], sortByRuleId(report.notChecked).map((n) => [n.ruleId, n.title, n.reason]))], { unit: 'table of rules not checked' });
+  if (report.checkedInPart.length > 0) {
+    add(0, ['## Rules checked in part', '', 'These rules found nothing in what the input holds, but the input holds only part of what they look at: they did not pass.', '']);
+    add(1, [table(['Rule', 'Title', 'What was not gathered'], sortByRuleId(report.checkedInPart).map((n) => [n.ruleId, n.title, n.reason]))], { unit: 'table of rules checked in part' });
+  }
   add(0, ['## Rules that passed', '']);
   if (report.passed.length === 0) add(0, ['No rule passed.', '']);
   else add(5, [...sortByRuleId(report.passed).map((p) => `- ${mdText(p.ruleId)} — ${mdText(p.title)}`), ''], { unit: 'list of rules that passed' });

@@ -1,10 +1,10 @@
-import type { Finding, NotChecked, Passed, Severity } from '../engine/findings.js';
+import type { CheckedInPart, Finding, NotChecked, Passed, Severity } from '../engine/findings.js';
 import type { Diagnosis } from '../engine/diagnosis.js';
 import type { Limits } from '../core/limits.js';
 import type { Problem } from '../core/problems.js';
 
 /** Version of the JSON report's shape (`schema/report.schema.json`). */
-export const REPORT_SCHEMA_VERSION = '1.3';
+export const REPORT_SCHEMA_VERSION = '1.4';
 
 export interface ClusterIdentity {
   id?: string | undefined;
@@ -187,6 +187,8 @@ export interface ReportUpdateRisks {
   /** Edges out of the current version, one row per risk and verdict. */
   current: RiskRow[];
   /** Targets blocked without conditions (Cincinnati does not offer them). */
+  /** Pre-release targets left out because the cluster's channel does not serve them. */
+  preReleasesLeftOut?: { channel: string; count: number } | undefined;
   blockedTargets: string[];
   /** Transitions of the ClusterVersion history with published risks. */
   taken: {
@@ -214,6 +216,15 @@ export interface Tool {
 }
 
 /** How `--only` / `--exclude` narrowed the rule pack, and the rules they left out (by id). */
+/** Rules that read data the user did not give (update-risk data): not a pass, not the archive's lack. */
+export interface NotRun {
+  data: string;
+  how: string;
+  rules: { ruleId: string; title: string; component: string }[];
+  /** Said once: `update-risk data not given: 2 rules not run (a, b); use --update-risks DIR …`. */
+  note: string;
+}
+
 export interface RuleSelection {
   only: string[];
   exclude: string[];
@@ -235,7 +246,12 @@ export interface Report {
   /** Root causes with the chains of what they explain; no roots: no problem found. */
   diagnosis: Diagnosis;
   findings: Finding[];
+  /** Rules the archive could not support (the count "Read this first" gives). */
   notChecked: NotChecked[];
+  /** Rules that found nothing in the part of their scope the input holds (an inspect of some namespaces): not passed. */
+  checkedInPart: CheckedInPart[];
+  /** Rules not run because the command line did not give the data they read, one entry per kind of data. */
+  notRun: NotRun[];
   passed: Passed[];
   /** Rules --only / --exclude left out; absent when the whole pack ran. */
   selection?: RuleSelection | undefined;

@@ -42,6 +42,7 @@ export function reportUpdateRisks(risks: UpdateRisks | undefined): ReportUpdateR
     data: { dir: risks.dataDir, files: risks.files, names: risks.names, problems: risks.problems },
     currentVersion: risks.current?.version,
     targets: risks.current?.targets.length ?? 0,
+    preReleasesLeftOut: risks.current?.preReleasesLeftOut,
     current: [...rows.values()].sort((a, b) => VERDICT_ORDER[a.verdict] - VERDICT_ORDER[b.verdict] || compareStrings(a.name, b.name)),
     blockedTargets: (risks.current?.targets ?? []).filter((t) => t.unconditional.length > 0).map((t) => t.to),
     taken: risks.taken.map((t) => ({
@@ -98,11 +99,20 @@ export function updateRisksSummary(r: ReportUpdateRisks): string {
   const c = counts(r);
   const data = `${r.data.files} blocked-edges files (${r.data.names} named risks) from ${r.data.dir}`;
   if (!r.currentVersion) return `${data}; the cluster's current version is unknown, so no edge out of it could be chosen.`;
-  const blocked = r.blockedTargets.length > 0 ? ` ${r.blockedTargets.length} of them blocked without conditions (not offered).` : '';
+  const pre = r.preReleasesLeftOut;
+  const blocked =
+    (r.blockedTargets.length > 0 ? ` ${r.blockedTargets.length} of them blocked without conditions (not offered).` : '') +
+    (pre ? ` ${pre.count} pre-release target(s) (ec, fc, rc) left out: channel ${pre.channel} does not serve them.` : '');
+  const taken = r.taken.length > 0 ? `${r.taken.length} update(s) in the history have published risks.` : 'No update in the history has a published risk.';
+  // A CI or nightly build: the graph holds no edge out of it, so there is nothing to count.
+  if (['ci', 'nightly'].includes(parseVersion(r.currentVersion)?.kind ?? '') && r.targets === 0) {
+    return `${data}. ${r.currentVersion} is a CI or nightly build: the update graph holds no edge out of it, so no published risk is checked for updates out of it. ${taken}`;
+  }
+  if (r.targets === 0) return `${data}. No published risk is on an edge out of ${r.currentVersion} (same or next minor version). ${taken} Verdicts read the archive as collected.`;
   return (
-    `${data}. Out of ${r.currentVersion}: ${r.targets} candidate target version(s) with published risks (same or next minor version${['ci', 'nightly'].includes(parseVersion(r.currentVersion)?.kind ?? '') ? '; none out of a CI or nightly build, which the update graph does not hold' : ''}).${blocked} ` +
+    `${data}. Out of ${r.currentVersion}: ${r.targets} candidate target version(s) with published risks (same or next minor version).${blocked} ` +
     `${c.applies} risk(s) apply, ${c.unknown} could not be evaluated, ${c['does-not-apply']} do not apply. ` +
-    `${r.taken.length} update(s) in the history have published risks. Verdicts read the archive as collected.`
+    `${taken} Verdicts read the archive as collected.`
   );
 }
 
@@ -116,6 +126,7 @@ export function updateRisksJson(r: ReportUpdateRisks): JsonObject {
   if (r.currentVersion !== undefined) out.currentVersion = r.currentVersion;
   if (r.targets !== undefined) out.targets = r.targets;
   out.current = r.current.map(rowJson);
+  if (r.preReleasesLeftOut) out.preReleasesLeftOut = { channel: r.preReleasesLeftOut.channel, count: r.preReleasesLeftOut.count };
   out.blockedTargets = [...r.blockedTargets];
   out.taken = r.taken.map((t) => {
     const row: JsonObject = { from: t.from, to: t.to };

@@ -14,8 +14,8 @@
  * supported PromQL subset. Unlike a CVO error, unknown stops the walk: in the cluster that rule
  * might have decided, so falling through to the next rule could give a verdict the CVO would not.
  */
-import { EvaluationError, evaluate, parsePromql, PromqlError, type Expr, type MetricSource, type Sample } from '../promql/index.js';
-import type { BlockedEdge, MatchingRule } from './load.js';
+import { EvaluationError, evaluate, PromqlError, type Expr, type MetricSource, type Sample } from '../promql/index.js';
+import { parseQuery, type BlockedEdge, type MatchingRule } from './load.js';
 
 export type Verdict = 'applies' | 'does-not-apply' | 'unknown';
 
@@ -51,9 +51,15 @@ export interface RuleOutcome {
 /** Evaluates rule lists, each distinct list once (the same risk spans many files). */
 export class RiskEvaluator {
   private readonly cache = new Map<string, RuleOutcome>();
-  private readonly parsed = new Map<string, Expr | PromqlError>();
+  private readonly parsed: Map<string, Expr | PromqlError>;
 
-  constructor(private readonly metrics: MetricSource) {}
+  /** `parsed`: queries parsed already (`RiskData.queries`), shared, not changed. */
+  constructor(
+    private readonly metrics: MetricSource,
+    parsed?: ReadonlyMap<string, Expr | PromqlError>,
+  ) {
+    this.parsed = new Map(parsed);
+  }
 
   verdict(edge: BlockedEdge): RiskVerdict {
     const key = JSON.stringify(edge.matchingRules);
@@ -83,14 +89,7 @@ export class RiskEvaluator {
   /** `PromQL.Match`: applies at one sample of 1, does not at 0; an error for anything else. */
   private promql(query: string): RuleOutcome | { error: string } {
     let expr = this.parsed.get(query);
-    if (!expr) {
-      try {
-        expr = parsePromql(query);
-      } catch (err) {
-        expr = err instanceof PromqlError ? err : new PromqlError(String(err));
-      }
-      this.parsed.set(query, expr);
-    }
+    if (!expr) this.parsed.set(query, (expr = parseQuery(query)));
     if (expr instanceof PromqlError) return { verdict: 'unknown', reason: `mgsift cannot evaluate this query: ${expr.message}`, promql: query, evidence: [] };
     let result;
     try {

@@ -7,10 +7,12 @@
  * `url`, `message` and `matchingRules` declares a conditional risk (the cluster decides whether
  * it applies); a file with none of these is an unconditional block (the edge is not served).
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
 import { isRecord, recordAt, stringAt } from '../facts/internal.js';
+import { parsePromql, PromqlError, selectedMetrics, type Expr } from '../promql/index.js';
 
 export type MatchingRule = { type: 'Always' } | { type: 'PromQL'; promql: string } | { type: 'unknown'; name: string };
 
@@ -35,13 +37,18 @@ export interface RiskData {
   edges: BlockedEdge[];
   /** Files that could not be read, with why. */
   problems: { file: string; reason: string }[];
+  /** Each distinct PromQL query of the edges, parsed (or why it cannot be). */
+  queries: Map<string, Expr | PromqlError>;
+  /** The metric names the queries read (what the archive's metrics must supply). */
+  metrics: string[];
 }
 
 /** `DIR` may be a cincinnati-graph-data checkout or its `blocked-edges/` folder. */
 export async function loadRiskData(dir: string): Promise<RiskData> {
   const folder = await blockedEdgesFolder(dir);
   const names = (await readdir(folder)).filter((n) => n.endsWith('.yaml') || n.endsWith('.yml'));
-  return riskDataOf(folder, names.map((file) => ({ file, text: () => readFile(join(folder, file), 'utf8') })));
+  // Read one after another: some 1,700 small files cost a tenth of the CPU this way that as many promises do.
+  return riskDataOf(folder, names.map((file) => ({ file, text: () => readFileSync(join(folder, file), 'utf8') })));
 }
 
 /** The edges of blocked-edges files however they are held (a folder, or the single file's embedded fixtures). */
@@ -61,7 +68,21 @@ export async function riskDataOf(dir: string, files: { file: string; text: () =>
   );
   edges.sort((a, b) => a.file.localeCompare(b.file));
   problems.sort((a, b) => a.file.localeCompare(b.file));
-  return { dir, edges, problems };
+  const queries = new Map<string, Expr | PromqlError>();
+  for (const edge of edges) for (const rule of edge.matchingRules) if (rule.type === 'PromQL' && !queries.has(rule.promql)) queries.set(rule.promql, parseQuery(rule.promql));
+  const metrics = new Set<string>();
+  // A query that does not parse reads nothing (it cannot be evaluated).
+  for (const expr of queries.values()) if (!(expr instanceof PromqlError)) selectedMetrics(expr, metrics);
+  return { dir, edges, problems, queries, metrics: [...metrics].sort() };
+}
+
+/** A query parsed, or why it cannot be evaluated. */
+export function parseQuery(query: string): Expr | PromqlError {
+  try {
+    return parsePromql(query);
+  } catch (err) {
+    return err instanceof PromqlError ? err : new PromqlError(String(err));
+  }
 }
 
 async function blockedEdgesFolder(dir: string): Promise<string> {

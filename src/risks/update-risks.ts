@@ -8,7 +8,7 @@
  * may have).
  */
 import type { Facts } from '../facts/collector.js';
-import { compareVersions, isUpdateCandidate } from '../facts/version.js';
+import { compareVersions, isUpdateCandidate, parseVersion } from '../facts/version.js';
 import { arrayAt, isRecord, recordAt, stringAt } from '../facts/internal.js';
 import type { MetricSource } from '../promql/index.js';
 import type { RiskData } from './load.js';
@@ -52,15 +52,18 @@ export interface UpdateRisks {
   /** Distinct risk names in the data. */
   names: number;
   problems: { file: string; reason: string }[];
-  /** Undefined when the current version is unknown. */
-  current?: { version: string; targets: EdgeRisks[] } | undefined;
+  /**
+   * Undefined when the current version is unknown. `preReleasesLeftOut`: pre-release targets
+   * (`ec`, `fc`, `rc`) not considered because the cluster's channel does not serve them.
+   */
+  current?: { version: string; targets: EdgeRisks[]; preReleasesLeftOut?: { channel: string; count: number } | undefined } | undefined;
   taken: TakenEdge[];
   /** Undefined when the ClusterVersion has no conditionalUpdates. */
   cluster?: ClusterComparison[] | undefined;
 }
 
 export function updateRisks(data: RiskData, facts: Facts, metrics: MetricSource, clusterVersion: unknown): UpdateRisks {
-  const evaluator = new RiskEvaluator(metrics);
+  const evaluator = new RiskEvaluator(metrics, data.queries);
   const transitions = facts.history?.transitions ?? [];
   const newest = transitions.at(-1);
   const inProgress = newest && !newest.isInstall && newest.state === 'Partial' && newest.completed === undefined && newest.from ? { from: newest.from.version, to: newest.to.version } : undefined;
@@ -81,8 +84,15 @@ export function updateRisks(data: RiskData, facts: Facts, metrics: MetricSource,
   const version = facts.cluster?.currentVersion;
   let current: UpdateRisks['current'];
   if (version) {
-    const targets = [...new Set(data.edges.filter((e) => e.fromRegex.test(version) && isUpdateCandidate(version, e.to)).map((e) => e.to))];
-    current = { version, targets: targets.sort(compareVersions).map((to) => edge(version, to)) };
+    const candidates = [...new Set(data.edges.filter((e) => e.fromRegex.test(version) && isUpdateCandidate(version, e.to)).map((e) => e.to))];
+    const channel = facts.cluster?.channel;
+    const targets = candidates.filter((to) => servesPreReleases(channel) || !isPreRelease(to));
+    const leftOut = candidates.length - targets.length;
+    current = {
+      version,
+      targets: targets.sort(compareVersions).map((to) => edge(version, to)),
+      preReleasesLeftOut: leftOut > 0 && channel ? { channel, count: leftOut } : undefined,
+    };
   }
 
   const taken: TakenEdge[] = [];
@@ -102,6 +112,20 @@ export function updateRisks(data: RiskData, facts: Facts, metrics: MetricSource,
     taken,
     cluster: version ? compareWithCluster(clusterVersion, version, edge) : undefined,
   };
+}
+
+/**
+ * Whether a channel offers pre-release builds: `candidate-4.y` does (release and feature
+ * candidates, engineering candidates); `stable-`, `fast-` and `eus-` channels never do. An
+ * unknown or other channel is taken to offer them (nothing is left out on a guess).
+ */
+function servesPreReleases(channel: string | undefined): boolean {
+  return !channel || !/^(stable|fast|eus)-/.test(channel);
+}
+
+function isPreRelease(version: string): boolean {
+  const kind = parseVersion(version)?.kind;
+  return kind === 'ec' || kind === 'fc' || kind === 'rc';
 }
 
 const ORDER: Record<Verdict, number> = { applies: 0, unknown: 1, 'does-not-apply': 2 };

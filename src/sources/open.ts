@@ -72,7 +72,7 @@ export async function openInput(input: string, options: SourceOptions): Promise<
         type: 'file',
         size: undefined,
         decompressed: magic,
-        body: () => decompress(fileBody(), magic, options.limits, options.limits.maxEntryBytes),
+        body: () => decompress(fileBody(), magic, options.limits),
       };
       return guarded(input, container, () => one(single), options, false, position);
     }
@@ -176,7 +176,7 @@ async function* expandNested(entries: AsyncIterable<Entry>, options: SourceOptio
       continue;
     }
     if (magic === 'gzip' || magic === 'xz') {
-      const inflated = await peek(decompress(body, magic, options.limits, options.limits.maxEntryBytes), MAGIC_PEEK_BYTES).catch(
+      const inflated = await peek(decompress(body, magic, options.limits), MAGIC_PEEK_BYTES).catch(
         (err: unknown) => {
           options.problems.error(entry.path, `${magic} entry unreadable: ${describeError(err)}`);
           return undefined;
@@ -258,14 +258,22 @@ async function* enforceLimits(entries: AsyncIterable<Entry>, options: SourceOpti
         problems.truncatedBy = 'limit';
         return;
       }
+      // A body whose size is known only once read (a decompressed `.gz`, a zip entry that
+      // inflates past its stated size) is read up to the limit: the part read is scanned, the
+      // rest is named as not read.
       const original = entry.body;
+      let cut: string | undefined;
       yield {
         ...entry,
-        // A plain iterator, not an async generator: it is on the path of every chunk read.
+        cutShort: () => cut,
+        // A plain iterator, not an async generator: it is on the path of every chunk read. It
+        // does what the generator `for await (chunk of original()) { …yield… }` did, step by step.
         body: (): AsyncIterable<Buffer> => {
           let source: AsyncIterator<Buffer> | undefined;
           let entryBytes = 0;
           let stopped = false;
+          /** Set once the part of a chunk that fits was handed out: the cut is made at the next call. */
+          let cutRoom: number | undefined;
           const stop = (): Promise<IteratorResult<Buffer>> => {
             // As `for await` leaving early: the source is told to return.
             stopped = true;
@@ -273,12 +281,19 @@ async function* enforceLimits(entries: AsyncIterable<Entry>, options: SourceOpti
             source = undefined;
             return (inner?.return?.() ?? Promise.resolve(undefined)).then(() => ({ done: true, value: undefined }));
           };
+          const cutHere = (room: number): Promise<IteratorResult<Buffer>> => {
+            total += room;
+            cut = `cut at ${limits.maxEntryBytes} bytes (--max-entry-bytes ${limits.maxEntryBytes}): the first ${limits.maxEntryBytes} bytes were read, the rest of the entry was not`;
+            problems.warn(entry.path, cut);
+            return stop();
+          };
           const iterator: AsyncIterableIterator<Buffer> = {
             [Symbol.asyncIterator]() {
               return iterator;
             },
             next(): Promise<IteratorResult<Buffer>> {
               if (stopped) return Promise.resolve({ done: true, value: undefined });
+              if (cutRoom !== undefined) return cutHere(cutRoom);
               source ??= original()[Symbol.asyncIterator]();
               return source.next().then(
                 (next): IteratorResult<Buffer> | Promise<IteratorResult<Buffer>> => {
@@ -288,12 +303,14 @@ async function* enforceLimits(entries: AsyncIterable<Entry>, options: SourceOpti
                     return { done: true, value: undefined };
                   }
                   const chunk = next.value;
+                  const room = limits.maxEntryBytes - entryBytes;
+                  if (chunk.length > room) {
+                    if (room <= 0) return cutHere(room);
+                    cutRoom = room;
+                    return { done: false, value: chunk.subarray(0, room) };
+                  }
                   entryBytes += chunk.length;
                   total += chunk.length;
-                  if (entryBytes > limits.maxEntryBytes) {
-                    problems.warn(entry.path, `cut at ${limits.maxEntryBytes} bytes (--max-entry-bytes)`);
-                    return stop();
-                  }
                   return { done: false, value: chunk };
                 },
                 (err: unknown) => {

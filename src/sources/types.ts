@@ -28,6 +28,11 @@ export interface Entry {
    * it can say they lack it instead of passing over it. Its body is empty.
    */
   readonly skipped?: string | undefined;
+  /**
+   * Once the body was read: why it ended before the entry did (a limit cut it), else undefined.
+   * What the rest would have held is unknown.
+   */
+  readonly cutShort?: (() => string | undefined) | undefined;
   body(): AsyncIterable<Buffer>;
 }
 

@@ -6,7 +6,8 @@
 import { describe, it, expect } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { MG_MINI, packTree, tempDir } from '../helpers/archives.js';
 import { mgsift } from '../helpers/cli.js';
@@ -257,6 +258,128 @@ describe('a rule over skipped input is not checked, never passed', () => {
   });
 });
 
+describe('an oc adm inspect of one namespace: rules over every namespace are checked in part, never passed', () => {
+  interface Report {
+    banners: string[];
+    findings: { ruleId: string }[];
+    passed: { ruleId: string }[];
+    checkedInPart: { ruleId: string; reason: string }[];
+    notChecked: { ruleId: string; reason: string }[];
+  }
+  // What `oc adm inspect ns/openshift-cluster-version` writes: the namespace's subtree of a real
+  // must-gather (must-gather runs the same inspect), beside the timestamp, under inspect.local.<n>.
+  const inspectOfOneNamespace = (): string => {
+    const dir = tempDir();
+    const image = join(MG_MINI, 'must-gather-aws', readdirSync(join(MG_MINI, 'must-gather-aws')).find((name) => name.startsWith('quay-io'))!);
+    const root = join(dir, 'inspect.local.5012345');
+    cpSync(join(image, 'namespaces'), join(root, 'namespaces'), { recursive: true });
+    cpSync(join(image, 'timestamp'), join(root, 'timestamp'));
+    return dir;
+  };
+  const json = (args: string[]): Report => JSON.parse(bounded(['analyze', ...args, '--format', 'json', '-o', '-', '--fail-on', 'critical']).stdout) as Report;
+  const SCOPE = 'nothing found in what was gathered, but Pod objects of namespaces other than openshift-cluster-version were not gathered (an oc adm inspect holds only what it was asked for)';
+
+  it('pod-crashlooping is checked in part, naming what was not gathered; a rule of a namespace not gathered is not checked; a rule that fired fires', () => {
+    const r = json([inspectOfOneNamespace()]);
+    expect(r.passed.map((p) => p.ruleId)).not.toContain('pod-crashlooping');
+    expect(r.checkedInPart).toEqual([expect.objectContaining({ ruleId: 'pod-crashlooping', reason: SCOPE })]);
+    expect(r.banners).toContain('1 rule(s) found nothing, but only part of what they look at was gathered (an oc adm inspect holds only what it was asked for); see "Rules checked in part".');
+    // Its pods signal is of openshift-ovn-kubernetes, which this inspect does not hold: not passed either.
+    expect(r.notChecked.find((n) => n.ruleId === 'ovn-leader-churn')?.reason).toMatch(/the archive lacks Pod objects \(core\/pods in namespace openshift-ovn-kubernetes\)/);
+    expect(r.findings.map((f) => f.ruleId)).toContain('events-failed-scheduling');
+  });
+
+  it('every format says so: Markdown and HTML sections, a JUnit skip, the batch row count', () => {
+    const input = inspectOfOneNamespace();
+    const md = bounded(['analyze', input, '--format', 'md', '-o', '-']).stdout;
+    expect(md).toContain('## Rules checked in part');
+    expect(md).toMatch(/\| pod-crashlooping \| [^|]+ \| nothing found in what was gathered, but Pod objects of namespaces other than openshift-cluster-version/);
+    const out = tempDir();
+    expect(bounded(['analyze', input, '--format', 'html', '-o', join(out, 'r.html')]).code).toBe(0);
+    expect(readFileSync(join(out, 'r.html'), 'utf8')).toMatch(/id="checked-in-part"[\s\S]*pod-crashlooping[\s\S]*were not gathered/);
+    const junit = bounded(['analyze', input, '--format', 'junit', '-o', '-']).stdout;
+    expect(junit).toMatch(/<testcase classname="mgsift.workloads" name="pod-crashlooping: [^"]+" time="0">\s*<skipped message="checked in part: nothing found in what was gathered/);
+    const rows = bounded(['analyze', input, HEALTHY, '--format', 'jsonl', '-o', '-'], 60_000).stdout.trim().split('\n').map((line) => JSON.parse(line) as { input: string; status: string; checkedInPart?: number });
+    expect(rows.find((row) => row.input === input)).toMatchObject({ status: 'ok', checkedInPart: 1 });
+    expect(rows.find((row) => row.input === HEALTHY)).toMatchObject({ status: 'ok', checkedInPart: 0 });
+  });
+
+  it('the same namespace in a must-gather (gathered whole by design) passes; a crash-looping pod in an inspect still fires', () => {
+    const whole = json([MG_MINI]);
+    expect(whole.passed.map((p) => p.ruleId)).toContain('pod-crashlooping');
+    expect(whole.checkedInPart).toEqual([]);
+    const crashing = json([new URL('../../rules/ovn/ovn-leader-churn.fixtures/fires-seed-inspect/input/', import.meta.url).pathname]);
+    expect(crashing.findings.map((f) => f.ruleId)).toEqual(expect.arrayContaining(['pod-crashlooping', 'ovn-leader-churn']));
+    expect(crashing.checkedInPart.map((n) => n.ruleId)).not.toContain('pod-crashlooping');
+  });
+});
+
+describe('a log cut by --max-entry-bytes: the part after the cut is unread', () => {
+  interface Report {
+    findings: { ruleId: string; evidence: { file: string; line?: number }[] }[];
+    passed: { ruleId: string }[];
+    notChecked: { ruleId: string; reason: string }[];
+    problems: { path: string; reason: string }[];
+  }
+  const CUT = /^cut at 20480 bytes \(--max-entry-bytes 20480\): the first 20480 bytes were read, the rest of the entry was not$/;
+
+  it('a gzipped pod log over the limit is read up to it, named in "What could not be read", and its rules are not checked', () => {
+    const dir = tempDir();
+    cpSync(MG_MINI, dir, { recursive: true });
+    const mg = join(dir, 'must-gather-aws');
+    const image = readdirSync(mg).find((name) => name.startsWith('quay-io'))!;
+    const log = join(mg, image, 'namespaces/openshift-cluster-version/pods/cluster-version-operator-849b4dcf9c-dl6zb/cluster-version-operator/cluster-version-operator/logs/current.log');
+    writeFileSync(`${log}.gz`, gzipSync(readFileSync(log)));
+    rmSync(log);
+    const run = bounded(['analyze', mg, '--max-entry-bytes', '20K', '--format', 'json', '-o', '-', '--fail-on', 'critical']);
+    const r = JSON.parse(run.stdout) as Report;
+    const cut = r.problems.find((p) => p.path.endsWith('logs/current.log.gz'));
+    expect(cut?.reason).toMatch(CUT);
+    // Before: "gzip entry unreadable", and the rule said the archive lacks CVO logs.
+    const rejected = r.notChecked.find((n) => n.ruleId === 'cvo-status-rejected-capabilities');
+    expect(rejected?.reason).toMatch(/^part of its input was not read: .*logs\/current\.log\.gz: cut at 20480 bytes/);
+    expect(r.passed.map((p) => p.ruleId)).not.toContain('cvo-status-rejected-capabilities');
+    const md = bounded(['analyze', mg, '--max-entry-bytes', '20K', '--format', 'md', '-o', '-', '--fail-on', 'critical']).stdout;
+    expect(md).toMatch(/current\.log\.gz[^\n]*cut at 20480 bytes \(--max-entry-bytes 20480\): the first 20480 bytes were read/);
+  });
+
+  it('a line cut at --max-line-bytes: the rules reading that log are not checked (the rest of the line was not read)', () => {
+    const dir = tempDir();
+    cpSync(MG_MINI, dir, { recursive: true });
+    const mg = join(dir, 'must-gather-aws');
+    const image = readdirSync(mg).find((name) => name.startsWith('quay-io'))!;
+    const log = join(mg, image, 'namespaces/openshift-cluster-version/pods/cluster-version-operator-849b4dcf9c-dl6zb/cluster-version-operator/cluster-version-operator/logs/current.log');
+    writeFileSync(log, `${readFileSync(log, 'utf8')}2021-08-03T10:00:00.000000000Z E0803 10:00:00.000000       1 task.go:112] ${'x'.repeat(2000)} end\n`);
+    const r = JSON.parse(bounded(['analyze', mg, '--max-line-bytes', '1K', '--format', 'json', '-o', '-', '--fail-on', 'critical']).stdout) as Report;
+    expect(r.problems.find((p) => p.path.endsWith('logs/current.log'))?.reason).toBe('1 line(s) longer than 1024 bytes cut (--max-line-bytes): the rest of each was not read');
+    expect(r.passed.map((p) => p.ruleId)).not.toContain('cvo-status-rejected-capabilities');
+    expect(r.notChecked.find((n) => n.ruleId === 'cvo-status-rejected-capabilities')?.reason).toMatch(/^part of its input was not read: .*logs\/current\.log: 1 line\(s\) longer than 1024 bytes cut/);
+  });
+
+  it('a rule that fired on the part read still fires; one whose line lies past the cut is not checked', () => {
+    const dir = tempDir();
+    const klog = (n: number, text: string): string => `E0803 09:${String(10 + Math.floor(n / 60)).padStart(2, '0')}:${String(n % 60).padStart(2, '0')}.000000       1 app.go:12] ${text}`;
+    const lines = [klog(0, 'early marker: disk full')];
+    for (let i = 1; i < 600; i++) lines.push(klog(i, `ordinary line ${i} ${'x'.repeat(60)}`));
+    lines.push(klog(600, 'late marker: disk full'));
+    writeFileSync(join(dir, 'app.log.gz'), gzipSync(`${lines.join('\n')}\n`));
+    const rules = join(dir, 'rules');
+    mkdirSync(rules);
+    for (const which of ['early', 'late']) {
+      writeFileSync(
+        join(rules, `${which}.yaml`),
+        [`id: ${which}-marker`, `title: The ${which} marker`, 'severity: warning', 'status: experimental', 'component: test', 'signals:', `  marker: { log: { files: [{ bare: true }], regex: "${which} marker" } }`, 'message: marker seen'].join('\n'),
+      );
+    }
+    const run = bounded(['analyze', join(dir, 'app.log.gz'), '--rules', rules, '--only', 'early-marker,late-marker', '--max-entry-bytes', '20K', '--format', 'json', '-o', '-', '--fail-on', 'warning']);
+    const r = JSON.parse(run.stdout) as Report;
+    expect(r.findings.map((f) => [f.ruleId, f.evidence[0]?.line])).toEqual([['early-marker', 1]]);
+    expect(r.notChecked).toEqual([expect.objectContaining({ ruleId: 'late-marker', reason: expect.stringMatching(/^part of its input was not read: app\.log\.gz: cut at 20480 bytes/) })]);
+    expect(r.problems).toEqual([expect.objectContaining({ path: 'app.log.gz', reason: expect.stringMatching(CUT) })]);
+    expect(run.code).toBe(1);
+  });
+});
+
 describe('reports say what did not run or could not be checked', () => {
   it('--only names the selection and the rules left out, in JSON, Markdown and JUnit', () => {
     const json = JSON.parse(bounded(['analyze', HEALTHY, '--only', 'cvo', '--format', 'json', '-o', '-']).stdout) as {
@@ -281,7 +404,7 @@ describe('reports say what did not run or could not be checked', () => {
     const rows = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { input: string; status: string; notChecked?: number; error?: string });
     const empty = rows.find((row) => row.input.endsWith('bare-mg'))!;
     expect(empty.status).toBe('nothing-checked');
-    expect(empty.error).toMatch(/^none of the \d+ rules could be checked \(/);
+    expect(empty.error).toMatch(/^no rule could be checked \(\d+ not checked: /);
     expect(empty.notChecked).toBeGreaterThan(10);
     const healthy = rows.find((row) => row.input === HEALTHY)!;
     expect(healthy.status).toBe('ok');
@@ -294,6 +417,51 @@ describe('reports say what did not run or could not be checked', () => {
       expect(run.code).toBe(2);
       expect(run.stderr).toBe('mgsift: error: --rules /nonexistent/rules: no such folder\n');
     }
+  });
+});
+
+describe('an input on which no rule could be checked is no green', () => {
+  const emptyTree = (): string => {
+    const dir = tempDir();
+    const ns = join(dir, 'bare-mg', 'must-gather.local.1', `quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-${'0'.repeat(64)}`, 'namespaces/foo/core');
+    mkdirSync(ns, { recursive: true });
+    writeFileSync(join(ns, 'configmaps.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: foo\n');
+    return join(dir, 'bare-mg');
+  };
+
+  it('exit 2 with one line saying why, and the report is still written', () => {
+    const input = emptyTree();
+    const out = tempDir();
+    const run = bounded(['analyze', input, '-o', out, '--quiet']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(new RegExp(`^mgsift: error: ${input}: no rule could be checked \\(\\d+ not checked: cluster-alert-firing: the archive lacks [^\\n]*; and \\d+ more; update-risk data not given: 2 rules not run [^\\n]*\\)\\n$`));
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { notChecked: unknown[]; passed: unknown[] };
+    expect(report.notChecked.length).toBeGreaterThan(10);
+    expect(report.passed).toEqual([]);
+    expect(readdirSync(out).sort()).toEqual(['report.html', 'report.json']);
+  });
+
+  it('--only a rule whose input is absent: exit 2 naming it; with its input: exit as usual', () => {
+    const run = bounded(['analyze', HEALTHY, '--only', 'update-risk-applies', '--format', 'json', '-o', '-']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^mgsift: error: .*healthy\.tar\.gz: no rule could be checked \(update-risk data not given: 1 rule not run \(update-risk-applies\); use --update-risks DIR/);
+    const report = JSON.parse(run.stdout) as { notChecked: unknown[]; notRun: unknown[] };
+    expect(report.notChecked).toHaveLength(0);
+    expect(report.notRun).toHaveLength(1);
+    expect(bounded(['analyze', HEALTHY, '--only', 'pod-crashlooping', '--format', 'json', '-o', '-']).code).toBe(0);
+  });
+
+  it('in a batch: named on stderr, the exit left to the others; 2 when no archive had a rule checked', () => {
+    const input = emptyTree();
+    const mixed = bounded(['analyze', input, HEALTHY, '--format', 'jsonl', '-o', '-'], 60_000);
+    expect(mixed.code).toBe(0);
+    expect(mixed.stderr).toMatch(new RegExp(`^mgsift: error: ${input}: no rule could be checked \\(`));
+    expect(mixed.stderr.trim().split('\n')).toHaveLength(1);
+    const failing = bounded(['analyze', input, join(SAMPLES, 'mco-ignition-rollback.tar.gz'), '--format', 'jsonl', '-o', '-'], 60_000);
+    expect(failing.code).toBe(1);
+    const none = bounded(['analyze', input, join(tempDir(), 'gone.tar.gz'), '--format', 'jsonl', '-o', '-'], 60_000);
+    expect(none.code).toBe(2);
+    expect(none.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { status: string }).status)).toEqual(['nothing-checked', 'failed']);
   });
 });
 

@@ -194,6 +194,10 @@ export function seed000Report(): Report {
       { ruleId: 'olm-staging-registry', title: 'OLM catalog points at the staging registry', component: 'olm', reason: `No InstallPlan objects in the archive | ${IMG}` },
       { ruleId: 'boot-image-ignition-stub', title: 'Boot image and Ignition stub versions', component: 'boot', reason: 'The archive holds no MachineSet and no worker-user-data secret.' },
     ],
+    checkedInPart: [
+      { ruleId: 'pod-crashlooping', title: 'OpenShift pod is crash-looping', component: 'workloads', reason: `nothing found in what was gathered, but Pod objects of namespaces other than ${IMG} were not gathered` },
+    ],
+    notRun: [],
     passed: [
       { ruleId: 'mco-ignition-spec-rollback', title: 'MCO cannot parse a newer Ignition spec after a rollback', component: 'mco' },
       { ruleId: 'cvo-capability-enum-rejected', title: 'CVO cannot write ClusterVersion status (capability enum)', component: 'cvo' },
@@ -353,6 +357,8 @@ export function rollbackReport(): Report {
     },
     findings,
     notChecked: [{ ruleId: 'olm-staging-registry', title: 'OLM catalog points at the staging registry', component: 'olm', reason: 'gather-extra holds no InstallPlan objects.' }],
+    checkedInPart: [],
+    notRun: [],
     passed: [{ ruleId: 'cvo-final-sync-lost', title: 'Outgoing CVO exited before its final ClusterVersion status sync', component: 'cvo' }],
     facts: { history, timeline, timelineOmitted: [], verdicts: {} },
     problems: [],
@@ -373,6 +379,8 @@ export function healthyReport(): Report {
     diagnosis: { roots: [], cyclesBroken: [] },
     findings: [],
     notChecked: [],
+    checkedInPart: [],
+    notRun: [],
     passed: [
       { ruleId: 'cvo-final-sync-lost', title: 'Outgoing CVO exited before its final ClusterVersion status sync', component: 'cvo' },
       { ruleId: 'cvo-capability-enum-rejected', title: 'CVO cannot write ClusterVersion status (capability enum)', component: 'cvo' },

@@ -75,7 +75,7 @@ describe('index renderers', () => {
       expect(validateArchive(parsed), ajv.errorsText(validateArchive.errors)).toBe(true);
     }
     expect(Object.keys(JSON.parse(jsonLine(index.archives[0]!)) as object)).toEqual([
-      'input', 'status', 'error', 'reports', 'container', 'layout', 'cluster', 'collectedAt', 'counts', 'notChecked', 'findings', 'rootCauses',
+      'input', 'status', 'error', 'reports', 'container', 'layout', 'cluster', 'collectedAt', 'counts', 'notChecked', 'checkedInPart', 'findings', 'rootCauses',
     ]);
   });
 

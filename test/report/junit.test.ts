@@ -33,9 +33,9 @@ describe('renderJunit', () => {
     ['warning', 1],
     ['error', 0],
     ['critical', 0],
-  ] as [Severity, number][])('seed 000, --fail-on %s: %i failures, 2 skipped, 6 tests', (failOn, failures) => {
+  ] as [Severity, number][])('seed 000, --fail-on %s: %i failures, 3 skipped (2 not checked, 1 checked in part), 7 tests', (failOn, failures) => {
     const suite = suiteOf(renderJunit(seed000Report(), failOn));
-    expect(summary(suite)).toEqual({ tests: 6, failures, skipped: 2 });
+    expect(summary(suite)).toEqual({ tests: 7, failures, skipped: 3 });
   });
 
   it('rollback: counts follow the threshold', () => {
@@ -43,7 +43,7 @@ describe('renderJunit', () => {
     // One failure per root cause: the ovnkube finding is a symptom of the rollback (in its failure text).
     expect(summary(suiteOf(renderJunit(rollbackReport(), 'warning')))).toEqual({ tests: 5, failures: 2, skipped: 1 });
     expect(summary(suiteOf(renderJunit(healthyReport(), 'info')))).toEqual({ tests: 3, failures: 0, skipped: 0 });
-    expect(summary(suiteOf(renderJunit(manyEntriesReport(), 'warning')))).toEqual({ tests: 6, failures: 1, skipped: 2 });
+    expect(summary(suiteOf(renderJunit(manyEntriesReport(), 'warning')))).toEqual({ tests: 7, failures: 1, skipped: 3 });
   });
 
   it('one failure per root cause, its symptoms in the failure text; a symptom passes and names its root', () => {
@@ -76,6 +76,10 @@ describe('renderJunit', () => {
     const skipped = cases.find((c) => c.attrs.name?.startsWith('olm-staging-registry: '));
     expect(skipped?.children[0]?.name).toBe('skipped');
     expect(skipped?.children[0]?.attrs.message).toContain('No InstallPlan objects in the archive | <img src=x onerror=alert(1)>');
+    // A rule checked in part is skipped too, never passed.
+    const inPart = cases.find((c) => c.attrs.name?.startsWith('pod-crashlooping: '));
+    expect(inPart?.children[0]?.name).toBe('skipped');
+    expect(inPart?.children[0]?.attrs.message).toBe('checked in part: nothing found in what was gathered, but Pod objects of namespaces other than <img src=x onerror=alert(1)> were not gathered');
     // Passed rules are empty testcases.
     const passed = cases.find((c) => c.attrs.name?.startsWith('mco-ignition-spec-rollback: '));
     expect(passed?.children).toEqual([]);

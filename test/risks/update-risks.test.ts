@@ -12,6 +12,8 @@ import { reportUpdateRisks, NO_DATA_HINT } from '../../src/report/update-risks.j
 import { renderJson } from '../../src/report/json.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
 import { renderHtml } from '../../src/report/html.js';
+import { renderJunit } from '../../src/report/junit.js';
+import { archiveRow } from '../../src/report/index.js';
 import { healthyReport } from '../report/fixtures.js';
 
 const schema = JSON.parse(readFileSync(new URL('../../schema/report.schema.json', import.meta.url), 'utf8')) as object;
@@ -35,7 +37,7 @@ const LACKING = edge(
 const UNCONDITIONAL = edge('4.16.22.yaml', 'to: 4.16.22\nfrom: .*\n');
 const TAKEN = edge('4.16.20-RiskD.yaml', 'to: 4.16.20\nfrom: 4[.]15[.].*\nname: RiskD\nurl: https://issues.redhat.com/browse/OCPBUGS-4\nmessage: D.\nmatchingRules:\n- type: Always\n');
 const TOO_FAR = edge('4.18.0-RiskE.yaml', 'to: 4.18.0\nfrom: .*\nname: RiskE\nurl: https://x\nmessage: E.\nmatchingRules:\n- type: Always\n');
-const DATA: RiskData = { dir: '/data/blocked-edges', edges: [ALWAYS, AWS, LACKING, UNCONDITIONAL, TAKEN, TOO_FAR], problems: [] };
+const DATA: RiskData = { dir: '/data/blocked-edges', edges: [ALWAYS, AWS, LACKING, UNCONDITIONAL, TAKEN, TOO_FAR], problems: [], queries: new Map(), metrics: [] };
 
 const METRICS: MetricSource = {
   series: (name) =>
@@ -56,6 +58,24 @@ const H = [
   { version: '4.16.20', state: 'Completed', startedTime: '2025-01-10T09:00:00Z', completionTime: '2025-01-10T10:00:00Z' },
   { version: '4.15.30', state: 'Completed', startedTime: '2024-10-01T09:00:00Z', completionTime: '2024-10-01T10:00:00Z' },
 ];
+
+describe('edges out of the current version and the channel', () => {
+  const RC = edge('4.17.0-rc.1-RiskRC.yaml', 'to: 4.17.0-rc.1\nfrom: 4[.]16[.].*\nname: RiskRC\nurl: https://x\nmessage: RC.\nmatchingRules:\n- type: Always\n');
+  const withRc: RiskData = { ...DATA, edges: [...DATA.edges, RC] };
+  const facts = (channel: string | undefined): Facts => {
+    const cv = clusterVersion(H) as { spec?: object };
+    cv.spec = channel ? { channel } : {};
+    return factsOf(cv);
+  };
+  it('leaves out pre-release targets when the channel (stable, fast, eus) does not serve them, and says so', () => {
+    const stable = updateRisks(withRc, facts('stable-4.16'), METRICS, undefined);
+    expect(stable.current?.targets.map((t) => t.to)).not.toContain('4.17.0-rc.1');
+    expect(stable.current?.preReleasesLeftOut).toEqual({ channel: 'stable-4.16', count: 1 });
+    const candidate = updateRisks(withRc, facts('candidate-4.17'), METRICS, undefined);
+    expect(candidate.current?.targets.map((t) => t.to)).toContain('4.17.0-rc.1');
+    expect(updateRisks(withRc, facts(undefined), METRICS, undefined).current?.targets.map((t) => t.to)).toContain('4.17.0-rc.1');
+  });
+});
 
 describe('RiskEvaluator (the CVO\'s matching semantics)', () => {
   const evaluator = new RiskEvaluator(METRICS);
@@ -147,5 +167,27 @@ describe('the Known update risks section', () => {
     const json = JSON.parse(renderJson(none)) as { updateRisks: { hint: string } };
     expect(validate(json)).toBe(true);
     expect(json.updateRisks.hint).toBe(NO_DATA_HINT);
+  });
+
+  it('without data, the rules that read it are said once as not run: not counted as not checked, never a pass', () => {
+    const rules = [
+      { ruleId: 'update-risk-applies', title: 'A known update risk applies', component: 'cluster-version-operator' },
+      { ruleId: 'update-risk-taken', title: 'The cluster took a risky update', component: 'cluster-version-operator' },
+    ];
+    const note = 'update-risk data not given: 2 rules not run (update-risk-applies, update-risk-taken); use --update-risks DIR.';
+    const report = { ...healthyReport(), notRun: [{ data: 'update-risk data', how: '--update-risks DIR', rules, note }] };
+    const json = JSON.parse(renderJson(report)) as { notRun: { note: string }[]; notChecked: unknown[]; banners: string[] };
+    expect(validate(json)).toBe(true);
+    expect(json.notRun[0]?.note).toBe(note);
+    expect(json.notChecked).toEqual([]);
+    expect(json.banners).toEqual([]);
+    expect(renderMarkdown(report)).toContain('Update-risk data not given: 2 rules not run (update-risk-applies, update-risk-taken); use --update-risks DIR.\n\nEvery other rule could be evaluated.');
+    expect(renderHtml(report)).toContain('<p>Update-risk data not given: 2 rules not run');
+    const junit = renderJunit(report, 'error');
+    expect(junit).toContain('name="update-risk-applies: A known update risk applies" time="0">\n      <skipped message="update-risk data not given');
+    // Nothing else ran: the batch index row says nothing was checked, never a green row.
+    const only = { ...report, passed: [] };
+    expect(archiveRow('x.tar.gz', only, []).status).toBe('nothing-checked');
+    expect(archiveRow('x.tar.gz', report, []).notChecked).toBe(0);
   });
 });
