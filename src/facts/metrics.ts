@@ -34,6 +34,7 @@
 import type { Need, ObjectPlace, ParallelConsumer, WalkSummary } from '../ingest/consumer.js';
 import type { ClassifiedEntry } from '../layout/types.js';
 import { identityKey, type K8sObject } from '../parsers/k8s.js';
+import type { Pick } from '../parsers/yaml-block.js';
 import type { Labels, MetricSource, Sample, Series } from '../promql/index.js';
 import { arrayAt, isRecord, recordAt, stringAt, timeMs } from './internal.js';
 import { historyEntries, newestCompleted } from './history.js';
@@ -103,6 +104,25 @@ function kindsFor(metrics: readonly string[] | undefined): Set<string> {
   return new Set(all.filter((type) => type === 'config.openshift.io/clusterversions' || type === 'config.openshift.io/clusteroperators' || KINDS[type]!.metrics.some((m) => wanted.has(m))));
 }
 
+/**
+ * What the walk parses of a kind's files when no other consumer reads them whole: the shape's
+ * keys besides `metadata` (which it reads anyway), so a CSV's install strategy, icon and
+ * descriptions, or a Deployment's pod template, are stepped over (`project` keeps the same fields
+ * of the object either way). Undefined for a kind kept whole.
+ */
+function pickOfShape(shape: Shape): Pick | undefined {
+  if (shape === true) return undefined;
+  const out: Record<string, Pick | true> = {};
+  for (const [key, inner] of Object.entries(shape as Record<string, Shape>)) {
+    if (key === 'metadata') continue;
+    const unwrapped = Array.isArray(inner) ? (inner[0] as Shape) : (inner as Shape);
+    out[key] = pickOfShape(unwrapped) ?? true;
+  }
+  return out;
+}
+
+const PICKS = new Map(Object.entries(KINDS).map(([type, kind]) => [type, pickOfShape(kind.shape)]));
+
 function metadataOnly(kind: KindRead, entry: ClassifiedEntry): boolean {
   if (kind.shape === true) return false;
   if (Object.keys(kind.shape).every((key) => key === 'metadata')) return true;
@@ -159,7 +179,7 @@ export class MetricsCollector implements ParallelConsumer<Kept[]> {
     if (entry.rule === 'mg-namespaced-list' && entry.namespace) setOf(this.namespaces, key).add(entry.namespace);
     // One object per file: counted from its path, without reading it.
     if (entry.name && entry.kind !== 'list') setOf(this.counted, key).add(`${entry.namespace ?? ''}/${entry.name}`);
-    if (this.read.has(type)) return { objects: metadataOnly(KINDS[type]!, entry) ? 'metadata' : true };
+    if (this.read.has(type)) return { objects: metadataOnly(KINDS[type]!, entry) ? 'metadata' : (PICKS.get(type) ?? true) };
     if (entry.kind === 'list') this.uncounted.add(key);
     return undefined;
   }

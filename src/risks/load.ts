@@ -68,12 +68,41 @@ export async function riskDataOf(dir: string, files: { file: string; text: () =>
   );
   edges.sort((a, b) => a.file.localeCompare(b.file));
   problems.sort((a, b) => a.file.localeCompare(b.file));
+  // Queries are parsed when first evaluated: most are on edges that never touch the archive's cluster.
   const queries = new Map<string, Expr | PromqlError>();
-  for (const edge of edges) for (const rule of edge.matchingRules) if (rule.type === 'PromQL' && !queries.has(rule.promql)) queries.set(rule.promql, parseQuery(rule.promql));
-  const metrics = new Set<string>();
-  // A query that does not parse reads nothing (it cannot be evaluated).
-  for (const expr of queries.values()) if (!(expr instanceof PromqlError)) selectedMetrics(expr, metrics);
-  return { dir, edges, problems, queries, metrics: [...metrics].sort() };
+  const texts = new Set<string>();
+  for (const edge of edges) for (const rule of edge.matchingRules) if (rule.type === 'PromQL') texts.add(rule.promql);
+  return { dir, edges, problems, queries, metrics: metricsNamed(texts, queries) };
+}
+
+const NAME = /[a-zA-Z_:][a-zA-Z0-9_:]*/g;
+const ALL_KINDS = 'apiserver_storage_objects';
+
+/**
+ * The metric names the queries may read, without parsing them all: every name-like word of
+ * their text (label names, functions and words in strings too — reading more than needed changes
+ * no verdict). `apiserver_storage_objects` alone makes the metrics read every kind, so it is
+ * kept only when a query that parses selects it (parsed here, into `queries`).
+ */
+function metricsNamed(texts: ReadonlySet<string>, queries: Map<string, Expr | PromqlError>): string[] {
+  const names = new Set<string>();
+  const counting: string[] = [];
+  for (const text of texts) {
+    for (const word of text.match(NAME) ?? []) {
+      if (word === ALL_KINDS) counting.push(text);
+      else names.add(word);
+    }
+  }
+  for (const text of counting) {
+    let expr = queries.get(text);
+    if (!expr) queries.set(text, (expr = parseQuery(text)));
+    // A query that does not parse reads nothing (it cannot be evaluated).
+    if (!(expr instanceof PromqlError) && selectedMetrics(expr, new Set()).has(ALL_KINDS)) {
+      names.add(ALL_KINDS);
+      break;
+    }
+  }
+  return [...names].sort();
 }
 
 /** A query parsed, or why it cannot be evaluated. */
