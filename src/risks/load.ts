@@ -12,6 +12,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
 import { isRecord, recordAt, stringAt } from '../facts/internal.js';
+import { parseEdgeYaml } from './edge-yaml.js';
 import { parsePromql, PromqlError, selectedMetrics, type Expr } from '../promql/index.js';
 
 export type MatchingRule = { type: 'Always' } | { type: 'PromQL'; promql: string } | { type: 'unknown'; name: string };
@@ -131,7 +132,7 @@ async function isDirectory(path: string): Promise<boolean> {
 
 /** One file's text → the edge it blocks, or why it cannot be read. */
 export function parseBlockedEdge(file: string, text: string): BlockedEdge | string {
-  const doc: unknown = yaml.load(text, { schema: yaml.FAILSAFE_SCHEMA });
+  const doc: unknown = parseEdgeYaml(text) ?? yaml.load(text, { schema: yaml.FAILSAFE_SCHEMA });
   if (!isRecord(doc)) return 'not a YAML map';
   const to = scalar(doc['to']);
   const from = scalar(doc['from']);
