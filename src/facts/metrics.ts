@@ -104,24 +104,35 @@ function kindsFor(metrics: readonly string[] | undefined): Set<string> {
   return new Set(all.filter((type) => type === 'config.openshift.io/clusterversions' || type === 'config.openshift.io/clusteroperators' || KINDS[type]!.metrics.some((m) => wanted.has(m))));
 }
 
-/**
- * What the walk parses of a kind's files when no other consumer reads them whole: the shape's
- * keys besides `metadata` (which it reads anyway), so a CSV's install strategy, icon and
- * descriptions, or a Deployment's pod template, are stepped over (`project` keeps the same fields
- * of the object either way). Undefined for a kind kept whole.
- */
-function pickOfShape(shape: Shape): Pick | undefined {
-  if (shape === true) return undefined;
+/** The keys of a shape, as the parser picks them (`[shape]`: each item of a list). */
+function pickOfShape(shape: Shape): Pick | true {
+  if (shape === true) return true;
   const out: Record<string, Pick | true> = {};
-  for (const [key, inner] of Object.entries(shape as Record<string, Shape>)) {
-    if (key === 'metadata') continue;
-    const unwrapped = Array.isArray(inner) ? (inner[0] as Shape) : (inner as Shape);
-    out[key] = pickOfShape(unwrapped) ?? true;
-  }
+  for (const [key, inner] of Object.entries(shape as Record<string, Shape>)) out[key] = pickOfShape(Array.isArray(inner) ? (inner[0] as Shape) : (inner as Shape));
   return out;
 }
 
-const PICKS = new Map(Object.entries(KINDS).map(([type, kind]) => [type, pickOfShape(kind.shape)]));
+/** The metadata every object keeps: what its identity and the object check read (`parsers/k8s.ts`). */
+const IDENTITY_PICK: Pick = { name: true, generateName: true, namespace: true, uid: true, resourceVersion: true, creationTimestamp: true, deletionTimestamp: true };
+
+/**
+ * What the walk parses of a kind's files when no other consumer reads them whole: the shape's
+ * keys, so a CSV's install strategy, icon and descriptions, a Deployment's pod template, or a
+ * Secret's other annotations and owners are stepped over (`project` keeps the same fields either
+ * way); in `metadata`, also the fields an object's identity is read from. Only the keys of the
+ * document and of a List's items are cut from the bytes before decoding (`pickLines`); the
+ * parser steps over the rest.
+ */
+function pickOfKind(kind: KindRead, metadataOnly: boolean): Pick | true {
+  if (kind.shape === true) return true;
+  const shape = metadataOnly ? { metadata: (kind.shape as Record<string, Shape>)['metadata'] ?? true } : kind.shape;
+  const fields = pickOfShape(shape) as Record<string, Pick | true>;
+  const metadata = fields['metadata'] === true || fields['metadata'] === undefined ? true : { ...IDENTITY_PICK, ...fields['metadata'] };
+  const item: Pick = { ...fields, apiVersion: true, kind: true, metadata };
+  return { ...item, items: item };
+}
+
+const PICKS = new Map(Object.entries(KINDS).map(([type, kind]) => [type, [pickOfKind(kind, false), pickOfKind(kind, true)] as const]));
 
 function metadataOnly(kind: KindRead, entry: ClassifiedEntry): boolean {
   if (kind.shape === true) return false;
@@ -179,7 +190,7 @@ export class MetricsCollector implements ParallelConsumer<Kept[]> {
     if (entry.rule === 'mg-namespaced-list' && entry.namespace) setOf(this.namespaces, key).add(entry.namespace);
     // One object per file: counted from its path, without reading it.
     if (entry.name && entry.kind !== 'list') setOf(this.counted, key).add(`${entry.namespace ?? ''}/${entry.name}`);
-    if (this.read.has(type)) return { objects: metadataOnly(KINDS[type]!, entry) ? 'metadata' : (PICKS.get(type) ?? true) };
+    if (this.read.has(type)) return { objects: PICKS.get(type)![metadataOnly(KINDS[type]!, entry) ? 1 : 0] };
     if (entry.kind === 'list') this.uncounted.add(key);
     return undefined;
   }

@@ -7,8 +7,8 @@ export interface Need {
   /**
    * Parsed Kubernetes objects (YAML or JSON files; Lists expanded). `'metadata'`: only their
    * `apiVersion`, `kind` and `metadata` are read, when no other consumer needs more (a YAML
-   * file is then parsed faster; the objects may hold more). A {@link Pick}: those keys of each
-   * object (and of each List item) besides `apiVersion`, `kind` and `metadata`, on the same terms.
+   * file is then parsed faster; the objects may hold more). A {@link Pick}: the keys of the
+   * document it names (a List's items under `items`), on the same terms.
    */
   objects?: boolean | 'metadata' | Pick;
   /** Raw bytes (logs and other text), chunk by chunk. */

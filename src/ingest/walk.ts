@@ -303,17 +303,15 @@ async function readObjects(
 /** What `objects: 'metadata'` reads of a YAML document: an object's, or each List item's. */
 const METADATA: Pick = { apiVersion: true, kind: true, metadata: true, items: { apiVersion: true, kind: true, metadata: true } };
 
-/**
- * What the consumers' needs read of a YAML document, when none needs it whole: METADATA, and the
- * keys each Pick names, of the document and of each List item.
- */
+/** What the consumers' needs read of a YAML document, when none needs it whole: the union of their picks. */
 function pickOf(needs: readonly (Need | undefined)[]): Pick | undefined {
-  let out: Pick = METADATA;
+  let out: Pick | undefined;
   for (const need of needs) {
     const objects = need?.objects;
     if (objects === true) return undefined;
-    if (!objects || objects === 'metadata') continue;
-    out = union(out, union(objects, { items: objects }));
+    if (!objects) continue;
+    const pick = objects === 'metadata' ? METADATA : objects;
+    out = out === undefined || out === pick ? pick : union(out, pick);
   }
   return out;
 }
