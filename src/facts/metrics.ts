@@ -134,10 +134,14 @@ function pickOfKind(kind: KindRead, metadataOnly: boolean): Pick | true {
 
 const PICKS = new Map(Object.entries(KINDS).map(([type, kind]) => [type, [pickOfKind(kind, false), pickOfKind(kind, true)] as const]));
 
-function metadataOnly(kind: KindRead, entry: ClassifiedEntry): boolean {
-  if (kind.shape === true) return false;
-  if (Object.keys(kind.shape).every((key) => key === 'metadata')) return true;
-  return kind.beyondMetadataIn !== undefined && entry.namespace !== undefined && entry.namespace !== kind.beyondMetadataIn;
+interface ResourceNeed {
+  /** resourceKey. */
+  key: string;
+  /** What is read of it where its shape is read, and where only metadata is (undefined: not read). */
+  picks: readonly [Need, Need] | undefined;
+  /** The one namespace where more than metadata is read (`beyondMetadataIn`). */
+  metadataIn: string | undefined;
+  counted: Set<string> | undefined;
 }
 
 interface Held {
@@ -183,16 +187,39 @@ export class MetricsCollector implements ParallelConsumer<Kept[]> {
 
   need(entry: ClassifiedEntry): Need | undefined {
     if (!entry.resource) return undefined;
-    const key = resourceKey(entry.group, entry.resource);
-    const type = `${entry.group ?? 'core'}/${entry.resource}`;
-    const clusterWide = entry.rule === 'ge-list' || entry.rule === 'ge-list-other' || entry.rule === 'mg-cluster-list' || entry.rule === 'mg-cluster-object';
-    if (clusterWide) this.whole.add(key);
-    if (entry.rule === 'mg-namespaced-list' && entry.namespace) setOf(this.namespaces, key).add(entry.namespace);
+    const resource = this.resourceOf(entry.group, entry.resource);
+    const key = resource.key;
+    const rule = entry.rule;
+    if (rule === 'ge-list' || rule === 'ge-list-other' || rule === 'mg-cluster-list' || rule === 'mg-cluster-object') this.whole.add(key);
+    if (rule === 'mg-namespaced-list' && entry.namespace) setOf(this.namespaces, key).add(entry.namespace);
     // One object per file: counted from its path, without reading it.
-    if (entry.name && entry.kind !== 'list') setOf(this.counted, key).add(`${entry.namespace ?? ''}/${entry.name}`);
-    if (this.read.has(type)) return { objects: PICKS.get(type)![metadataOnly(KINDS[type]!, entry) ? 1 : 0] };
+    if (entry.name && entry.kind !== 'list') (resource.counted ??= setOf(this.counted, key)).add(`${entry.namespace ?? ''}/${entry.name}`);
+    if (resource.picks) return resource.metadataIn !== undefined && entry.namespace !== undefined && entry.namespace !== resource.metadataIn ? resource.picks[1] : resource.picks[0];
     if (entry.kind === 'list') this.uncounted.add(key);
     return undefined;
+  }
+
+  /** Per group and resource: what `need` works out once (every entry of the archive asks). */
+  private readonly resources = new Map<string, Map<string, ResourceNeed>>();
+  private resourceOf(group: string | undefined, resource: string): ResourceNeed {
+    let byResource = this.resources.get(group ?? '');
+    if (!byResource) this.resources.set(group ?? '', (byResource = new Map()));
+    let out = byResource.get(resource);
+    if (!out) {
+      const type = `${group ?? 'core'}/${resource}`;
+      const kind = KINDS[type];
+      const read = kind && this.read.has(type);
+      const picks = read ? PICKS.get(type)! : undefined;
+      const everywhere = kind !== undefined && kind.shape !== true && Object.keys(kind.shape).every((k) => k === 'metadata');
+      out = {
+        key: resourceKey(group, resource),
+        picks: picks && [{ objects: picks[everywhere ? 1 : 0] }, { objects: picks[1] }],
+        metadataIn: read && kind.shape !== true && !everywhere ? kind.beyondMetadataIn : undefined,
+        counted: undefined,
+      };
+      byResource.set(resource, out);
+    }
+    return out;
   }
 
   object(object: K8sObject, entry: ClassifiedEntry, _place: ObjectPlace): void {
