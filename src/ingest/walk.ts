@@ -325,9 +325,14 @@ function union(a: Pick, b: Pick): Pick {
   return out;
 }
 
+const TOP_LEVEL = new WeakMap<Pick, Pick>();
+
 /** A pick as `pickLines` cuts lines: top-level keys whole, List items' keys whole (the parse picks deeper). */
 function topLevel(pick: Pick): Pick {
-  const out: Record<string, Pick | true> = {};
+  let out = TOP_LEVEL.get(pick) as Record<string, Pick | true> | undefined;
+  if (out) return out;
+  out = {};
+  TOP_LEVEL.set(pick, out);
   for (const [key, inner] of Object.entries(pick)) {
     out[key] = key === 'items' && inner !== true ? Object.fromEntries(Object.keys(inner).map((k) => [k, true])) : true;
   }
