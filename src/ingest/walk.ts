@@ -290,14 +290,23 @@ async function readObjects(
   const items = classified.format === 'json' ? parseJsonTextItems(text, entry.path, problems) : parseYamlItems(text, entry.path, problems, pick ? { pick } : {});
   for (const parsed of items) {
     // Told when a reader asks: indexing the file's lines is wasted on objects no rule cites.
-    const place: ObjectPlace = {
-      get line() {
-        return lines(parsed.doc, parsed.item);
-      },
-    };
+    const place = new LazyPlace(lines, parsed.doc, parsed.item);
     for (const reader of objectReaders) reader.object?.(parsed.object, classified, place);
   }
   return bytes;
+}
+
+/** An object's line, worked out when asked (one shape for all: no closure per object). */
+class LazyPlace implements ObjectPlace {
+  constructor(
+    private readonly lines: (doc: number, item: number | undefined) => number | undefined,
+    private readonly doc: number,
+    private readonly item: number | undefined,
+  ) {}
+
+  get line(): number | undefined {
+    return this.lines(this.doc, this.item);
+  }
 }
 
 /** What `objects: 'metadata'` reads of a YAML document: an object's, or each List item's. */
