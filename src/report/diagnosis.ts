@@ -7,7 +7,7 @@ import type { DiagnosisNode, ObjectRef } from '../engine/diagnosis.js';
 import { describeObject } from '../engine/diagnosis.js';
 import type { Report } from './model.js';
 import { formatUtc, sanitizeText, sortFindings } from './common.js';
-import { findingId } from '../engine/findings.js';
+import { findingId, type Finding } from '../engine/findings.js';
 import { mdText } from './md.js';
 
 /** Objects named per finding in the diagnosis; the finding itself lists them all. */
@@ -58,7 +58,32 @@ export function symptomsOf(root: DiagnosisNode): DiagnosisNode[] {
     .map((x) => x.node);
 }
 
-/** The diagnosis alone, for a terminal (`analyze --format text`). */
+/** Findings in no root's chain (context, mostly info), most severe first. */
+function findingsOutsideChains(report: Report): Finding[] {
+  const inChains = new Set(report.diagnosis.roots.flatMap((root) => flattenChain(root).map((x) => x.node.ruleId)));
+  return sortFindings(report.findings).filter((f) => !inChains.has(findingId(f)));
+}
+
+function findingLabel(f: Finding): string {
+  return sanitizeText(f.key !== undefined ? `${f.title} — ${f.key}` : f.title);
+}
+
+/** Rules listed per section in the terminal; the reports list them all. */
+const TEXT_RULES_SHOWN = 8;
+
+/** `Rules not checked (3):` and a line per rule, at most {@link TEXT_RULES_SHOWN}. */
+function ruleLines(heading: string, rules: readonly { ruleId: string; reason: string }[]): string[] {
+  if (rules.length === 0) return [];
+  const shown = rules.slice(0, TEXT_RULES_SHOWN).map((r) => sanitizeText(`  ${r.ruleId}: ${r.reason}`));
+  const more = rules.length - shown.length;
+  return [`${heading} (${rules.length}):`, ...shown, ...(more > 0 ? [`  and ${more} more (every one in the HTML, Markdown and JSON reports)`] : [])];
+}
+
+/**
+ * The diagnosis for a terminal (`analyze --format text`): the roots and their chains, then one
+ * line per finding outside them and per rule not checked, so "Read this first" is answered on
+ * the same screen.
+ */
 export function renderDiagnosisText(report: Report): string {
   const lines: string[] = [];
   const c = report.cluster;
@@ -79,6 +104,13 @@ export function renderDiagnosisText(report: Report): string {
     });
   }
   for (const cycle of report.diagnosis.cyclesBroken) lines.push(sanitizeText(`Cycle broken: ${cycle}`));
+  const others = findingsOutsideChains(report);
+  if (others.length > 0) {
+    lines.push(`${roots.length === 0 ? 'Findings' : 'Outside any chain'} (${others.length}):`);
+    for (const f of others) lines.push(`  ${f.severity.toUpperCase()} ${sanitizeText(findingId(f))}: ${findingLabel(f)}`);
+  }
+  lines.push(...ruleLines('Rules not checked', report.notChecked), ...ruleLines('Rules checked in part', report.checkedInPart));
+  for (const n of report.notRun) lines.push(sanitizeText(`Not run: ${n.note}`));
   return `${lines.join('\n')}\n`;
 }
 
@@ -135,10 +167,7 @@ export function diagnosisView(report: Report): DiagnosisView {
     hasChildren: node.explains.length > 0,
   });
   const roots = report.diagnosis.roots;
-  const inChains = new Set(roots.flatMap((root) => flattenChain(root).map((x) => x.node.ruleId)));
-  const others = sortFindings(report.findings)
-    .filter((f) => !inChains.has(findingId(f)))
-    .map((f) => ({ href: `#${findingAnchor(findingId(f))}`, severity: f.severity, title: sanitizeText(f.key !== undefined ? `${f.title} — ${f.key}` : f.title) }));
+  const others = findingsOutsideChains(report).map((f) => ({ href: `#${findingAnchor(findingId(f))}`, severity: f.severity, title: findingLabel(f) }));
   return {
     roots: roots.map(view),
     hasRoots: roots.length > 0,
