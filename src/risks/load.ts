@@ -38,9 +38,9 @@ export interface RiskData {
   edges: BlockedEdge[];
   /** Files that could not be read, with why. */
   problems: { file: string; reason: string }[];
-  /** Each distinct PromQL query of the edges, parsed (or why it cannot be). */
+  /** Distinct PromQL queries parsed so far (or why they cannot be): filled as risks are evaluated. */
   queries: Map<string, Expr | PromqlError>;
-  /** The metric names the queries read (what the archive's metrics must supply). */
+  /** The metric names the queries may read (a superset: every name-like word of their text; see `metricsNamed`). */
   metrics: string[];
 }
 
