@@ -34,6 +34,7 @@
 import type { Need, ObjectPlace, ParallelConsumer, WalkSummary } from '../ingest/consumer.js';
 import type { ClassifiedEntry } from '../layout/types.js';
 import { identityKey, type K8sObject } from '../parsers/k8s.js';
+import type { Pick } from '../parsers/yaml-block.js';
 import type { Labels, MetricSource, Sample, Series } from '../promql/index.js';
 import { arrayAt, isRecord, recordAt, stringAt, timeMs } from './internal.js';
 import { historyEntries, newestCompleted } from './history.js';
@@ -103,10 +104,44 @@ function kindsFor(metrics: readonly string[] | undefined): Set<string> {
   return new Set(all.filter((type) => type === 'config.openshift.io/clusterversions' || type === 'config.openshift.io/clusteroperators' || KINDS[type]!.metrics.some((m) => wanted.has(m))));
 }
 
-function metadataOnly(kind: KindRead, entry: ClassifiedEntry): boolean {
-  if (kind.shape === true) return false;
-  if (Object.keys(kind.shape).every((key) => key === 'metadata')) return true;
-  return kind.beyondMetadataIn !== undefined && entry.namespace !== undefined && entry.namespace !== kind.beyondMetadataIn;
+/** The keys of a shape, as the parser picks them (`[shape]`: each item of a list). */
+function pickOfShape(shape: Shape): Pick | true {
+  if (shape === true) return true;
+  const out: Record<string, Pick | true> = {};
+  for (const [key, inner] of Object.entries(shape as Record<string, Shape>)) out[key] = pickOfShape(Array.isArray(inner) ? (inner[0] as Shape) : (inner as Shape));
+  return out;
+}
+
+/** The metadata every object keeps: what its identity and the object check read (`parsers/k8s.ts`). */
+const IDENTITY_PICK: Pick = { name: true, generateName: true, namespace: true, uid: true, resourceVersion: true, creationTimestamp: true, deletionTimestamp: true };
+
+/**
+ * What the walk parses of a kind's files when no other consumer reads them whole: the shape's
+ * keys, so a CSV's install strategy, icon and descriptions, a Deployment's pod template, or a
+ * Secret's other annotations and owners are stepped over (`project` keeps the same fields either
+ * way); in `metadata`, also the fields an object's identity is read from. Only the keys of the
+ * document and of a List's items are cut from the bytes before decoding (`pickLines`); the
+ * parser steps over the rest.
+ */
+function pickOfKind(kind: KindRead, metadataOnly: boolean): Pick | true {
+  if (kind.shape === true) return true;
+  const shape = metadataOnly ? { metadata: (kind.shape as Record<string, Shape>)['metadata'] ?? true } : kind.shape;
+  const fields = pickOfShape(shape) as Record<string, Pick | true>;
+  const metadata = fields['metadata'] === true || fields['metadata'] === undefined ? true : { ...IDENTITY_PICK, ...fields['metadata'] };
+  const item: Pick = { ...fields, apiVersion: true, kind: true, metadata };
+  return { ...item, items: item };
+}
+
+const PICKS = new Map(Object.entries(KINDS).map(([type, kind]) => [type, [pickOfKind(kind, false), pickOfKind(kind, true)] as const]));
+
+interface ResourceNeed {
+  /** resourceKey. */
+  key: string;
+  /** What is read of it where its shape is read, and where only metadata is (undefined: not read). */
+  picks: readonly [Need, Need] | undefined;
+  /** The one namespace where more than metadata is read (`beyondMetadataIn`). */
+  metadataIn: string | undefined;
+  counted: Set<string> | undefined;
 }
 
 interface Held {
@@ -152,16 +187,39 @@ export class MetricsCollector implements ParallelConsumer<Kept[]> {
 
   need(entry: ClassifiedEntry): Need | undefined {
     if (!entry.resource) return undefined;
-    const key = resourceKey(entry.group, entry.resource);
-    const type = `${entry.group ?? 'core'}/${entry.resource}`;
-    const clusterWide = entry.rule === 'ge-list' || entry.rule === 'ge-list-other' || entry.rule === 'mg-cluster-list' || entry.rule === 'mg-cluster-object';
-    if (clusterWide) this.whole.add(key);
-    if (entry.rule === 'mg-namespaced-list' && entry.namespace) setOf(this.namespaces, key).add(entry.namespace);
+    const resource = this.resourceOf(entry.group, entry.resource);
+    const key = resource.key;
+    const rule = entry.rule;
+    if (rule === 'ge-list' || rule === 'ge-list-other' || rule === 'mg-cluster-list' || rule === 'mg-cluster-object') this.whole.add(key);
+    if (rule === 'mg-namespaced-list' && entry.namespace) setOf(this.namespaces, key).add(entry.namespace);
     // One object per file: counted from its path, without reading it.
-    if (entry.name && entry.kind !== 'list') setOf(this.counted, key).add(`${entry.namespace ?? ''}/${entry.name}`);
-    if (this.read.has(type)) return { objects: metadataOnly(KINDS[type]!, entry) ? 'metadata' : true };
+    if (entry.name && entry.kind !== 'list') (resource.counted ??= setOf(this.counted, key)).add(`${entry.namespace ?? ''}/${entry.name}`);
+    if (resource.picks) return resource.metadataIn !== undefined && entry.namespace !== undefined && entry.namespace !== resource.metadataIn ? resource.picks[1] : resource.picks[0];
     if (entry.kind === 'list') this.uncounted.add(key);
     return undefined;
+  }
+
+  /** Per group and resource: what `need` works out once (every entry of the archive asks). */
+  private readonly resources = new Map<string, Map<string, ResourceNeed>>();
+  private resourceOf(group: string | undefined, resource: string): ResourceNeed {
+    let byResource = this.resources.get(group ?? '');
+    if (!byResource) this.resources.set(group ?? '', (byResource = new Map()));
+    let out = byResource.get(resource);
+    if (!out) {
+      const type = `${group ?? 'core'}/${resource}`;
+      const kind = KINDS[type];
+      const read = kind && this.read.has(type);
+      const picks = read ? PICKS.get(type)! : undefined;
+      const everywhere = kind !== undefined && kind.shape !== true && Object.keys(kind.shape).every((k) => k === 'metadata');
+      out = {
+        key: resourceKey(group, resource),
+        picks: picks && [{ objects: picks[everywhere ? 1 : 0] }, { objects: picks[1] }],
+        metadataIn: read && kind.shape !== true && !everywhere ? kind.beyondMetadataIn : undefined,
+        counted: undefined,
+      };
+      byResource.set(resource, out);
+    }
+    return out;
   }
 
   object(object: K8sObject, entry: ClassifiedEntry, _place: ObjectPlace): void {

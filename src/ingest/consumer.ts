@@ -1,14 +1,16 @@
 import type { ClassifiedEntry } from '../layout/types.js';
 import type { K8sObject } from '../parsers/k8s.js';
+import type { Pick } from '../parsers/yaml-block.js';
 
 /** What a consumer needs of an entry, decided from its classified path before a byte is read. */
 export interface Need {
   /**
    * Parsed Kubernetes objects (YAML or JSON files; Lists expanded). `'metadata'`: only their
    * `apiVersion`, `kind` and `metadata` are read, when no other consumer needs more (a YAML
-   * file is then parsed faster; the objects may hold more).
+   * file is then parsed faster; the objects may hold more). A {@link Pick}: the keys of the
+   * document it names (a List's items under `items`), on the same terms.
    */
-  objects?: boolean | 'metadata';
+  objects?: boolean | 'metadata' | Pick;
   /** Raw bytes (logs and other text), chunk by chunk. */
   text?: boolean;
 }

@@ -279,29 +279,74 @@ async function readObjects(
     reader.endText?.(classified);
   }
   const bytes = buffer.length;
-  // Only identities wanted: the lines that hold them are cut from the bytes, the rest never decoded.
-  const identitiesOnly = classified.format !== 'json' && needs.every((need) => !need?.objects || need.objects === 'metadata');
-  const picked = identitiesOnly ? pickLines(buffer, METADATA) : undefined;
+  // Only some keys wanted (identities, a few fields): the lines that hold them are cut from the bytes, the rest never decoded.
+  const pick = classified.format !== 'json' ? pickOf(needs) : undefined;
+  const picked = pick ? pickLines(buffer, pick === METADATA ? METADATA : topLevel(pick)) : undefined;
   const text = (picked ?? buffer).toString('utf8');
   // Lines are told in the file as it is (the picked lines keep its documents and items).
   const whole = picked ? buffer : undefined;
   buffer = undefined; // the text replaces it: free it before the parse builds its objects
   const lines = itemLines(whole ? () => whole.toString('utf8') : text);
-  const items = classified.format === 'json' ? parseJsonTextItems(text, entry.path, problems) : parseYamlItems(text, entry.path, problems, identitiesOnly ? { pick: METADATA } : {});
+  const items = classified.format === 'json' ? parseJsonTextItems(text, entry.path, problems) : parseYamlItems(text, entry.path, problems, pick ? { pick } : {});
   for (const parsed of items) {
     // Told when a reader asks: indexing the file's lines is wasted on objects no rule cites.
-    const place: ObjectPlace = {
-      get line() {
-        return lines(parsed.doc, parsed.item);
-      },
-    };
+    const place = new LazyPlace(lines, parsed.doc, parsed.item);
     for (const reader of objectReaders) reader.object?.(parsed.object, classified, place);
   }
   return bytes;
 }
 
+/** An object's line, worked out when asked (one shape for all: no closure per object). */
+class LazyPlace implements ObjectPlace {
+  constructor(
+    private readonly lines: (doc: number, item: number | undefined) => number | undefined,
+    private readonly doc: number,
+    private readonly item: number | undefined,
+  ) {}
+
+  get line(): number | undefined {
+    return this.lines(this.doc, this.item);
+  }
+}
+
 /** What `objects: 'metadata'` reads of a YAML document: an object's, or each List item's. */
 const METADATA: Pick = { apiVersion: true, kind: true, metadata: true, items: { apiVersion: true, kind: true, metadata: true } };
+
+/** What the consumers' needs read of a YAML document, when none needs it whole: the union of their picks. */
+function pickOf(needs: readonly (Need | undefined)[]): Pick | undefined {
+  let out: Pick | undefined;
+  for (const need of needs) {
+    const objects = need?.objects;
+    if (objects === true) return undefined;
+    if (!objects) continue;
+    const pick = objects === 'metadata' ? METADATA : objects;
+    out = out === undefined || out === pick ? pick : union(out, pick);
+  }
+  return out;
+}
+
+function union(a: Pick, b: Pick): Pick {
+  const out: Record<string, Pick | true> = { ...a };
+  for (const [key, inner] of Object.entries(b)) {
+    const mine = out[key];
+    out[key] = mine === undefined ? inner : mine === true || inner === true ? true : union(mine, inner);
+  }
+  return out;
+}
+
+const TOP_LEVEL = new WeakMap<Pick, Pick>();
+
+/** A pick as `pickLines` cuts lines: top-level keys whole, List items' keys whole (the parse picks deeper). */
+function topLevel(pick: Pick): Pick {
+  let out = TOP_LEVEL.get(pick) as Record<string, Pick | true> | undefined;
+  if (out) return out;
+  out = {};
+  TOP_LEVEL.set(pick, out);
+  for (const [key, inner] of Object.entries(pick)) {
+    out[key] = key === 'items' && inner !== true ? Object.fromEntries(Object.keys(inner).map((k) => [k, true])) : true;
+  }
+  return out;
+}
 
 /**
  * Runs what entries yield in archive order when they are read elsewhere: each entry read by

@@ -53,12 +53,12 @@ export class RiskEvaluator {
   private readonly cache = new Map<string, RuleOutcome>();
   private readonly parsed: Map<string, Expr | PromqlError>;
 
-  /** `parsed`: queries parsed already (`RiskData.queries`), shared, not changed. */
+  /** `parsed`: queries parsed already (`RiskData.queries`), shared: the queries parsed here are added to it. */
   constructor(
     private readonly metrics: MetricSource,
-    parsed?: ReadonlyMap<string, Expr | PromqlError>,
+    parsed?: Map<string, Expr | PromqlError>,
   ) {
-    this.parsed = new Map(parsed);
+    this.parsed = parsed ?? new Map();
   }
 
   verdict(edge: BlockedEdge): RiskVerdict {

@@ -12,6 +12,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
 import { isRecord, recordAt, stringAt } from '../facts/internal.js';
+import { parseEdgeYaml } from './edge-yaml.js';
 import { parsePromql, PromqlError, selectedMetrics, type Expr } from '../promql/index.js';
 
 export type MatchingRule = { type: 'Always' } | { type: 'PromQL'; promql: string } | { type: 'unknown'; name: string };
@@ -37,9 +38,9 @@ export interface RiskData {
   edges: BlockedEdge[];
   /** Files that could not be read, with why. */
   problems: { file: string; reason: string }[];
-  /** Each distinct PromQL query of the edges, parsed (or why it cannot be). */
+  /** Distinct PromQL queries parsed so far (or why they cannot be): filled as risks are evaluated. */
   queries: Map<string, Expr | PromqlError>;
-  /** The metric names the queries read (what the archive's metrics must supply). */
+  /** The metric names the queries may read (a superset: every name-like word of their text; see `metricsNamed`). */
   metrics: string[];
 }
 
@@ -68,12 +69,41 @@ export async function riskDataOf(dir: string, files: { file: string; text: () =>
   );
   edges.sort((a, b) => a.file.localeCompare(b.file));
   problems.sort((a, b) => a.file.localeCompare(b.file));
+  // Queries are parsed when first evaluated: most are on edges that never touch the archive's cluster.
   const queries = new Map<string, Expr | PromqlError>();
-  for (const edge of edges) for (const rule of edge.matchingRules) if (rule.type === 'PromQL' && !queries.has(rule.promql)) queries.set(rule.promql, parseQuery(rule.promql));
-  const metrics = new Set<string>();
-  // A query that does not parse reads nothing (it cannot be evaluated).
-  for (const expr of queries.values()) if (!(expr instanceof PromqlError)) selectedMetrics(expr, metrics);
-  return { dir, edges, problems, queries, metrics: [...metrics].sort() };
+  const texts = new Set<string>();
+  for (const edge of edges) for (const rule of edge.matchingRules) if (rule.type === 'PromQL') texts.add(rule.promql);
+  return { dir, edges, problems, queries, metrics: metricsNamed(texts, queries) };
+}
+
+const NAME = /[a-zA-Z_:][a-zA-Z0-9_:]*/g;
+const ALL_KINDS = 'apiserver_storage_objects';
+
+/**
+ * The metric names the queries may read, without parsing them all: every name-like word of
+ * their text (label names, functions and words in strings too — reading more than needed changes
+ * no verdict). `apiserver_storage_objects` alone makes the metrics read every kind, so it is
+ * kept only when a query that parses selects it (parsed here, into `queries`).
+ */
+function metricsNamed(texts: ReadonlySet<string>, queries: Map<string, Expr | PromqlError>): string[] {
+  const names = new Set<string>();
+  const counting: string[] = [];
+  for (const text of texts) {
+    for (const word of text.match(NAME) ?? []) {
+      if (word === ALL_KINDS) counting.push(text);
+      else names.add(word);
+    }
+  }
+  for (const text of counting) {
+    let expr = queries.get(text);
+    if (!expr) queries.set(text, (expr = parseQuery(text)));
+    // A query that does not parse reads nothing (it cannot be evaluated).
+    if (!(expr instanceof PromqlError) && selectedMetrics(expr, new Set()).has(ALL_KINDS)) {
+      names.add(ALL_KINDS);
+      break;
+    }
+  }
+  return [...names].sort();
 }
 
 /** A query parsed, or why it cannot be evaluated. */
@@ -102,7 +132,7 @@ async function isDirectory(path: string): Promise<boolean> {
 
 /** One file's text → the edge it blocks, or why it cannot be read. */
 export function parseBlockedEdge(file: string, text: string): BlockedEdge | string {
-  const doc: unknown = yaml.load(text, { schema: yaml.FAILSAFE_SCHEMA });
+  const doc: unknown = parseEdgeYaml(text) ?? yaml.load(text, { schema: yaml.FAILSAFE_SCHEMA });
   if (!isRecord(doc)) return 'not a YAML map';
   const to = scalar(doc['to']);
   const from = scalar(doc['from']);
