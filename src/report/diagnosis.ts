@@ -13,8 +13,33 @@ import { mdText } from './md.js';
 /** Objects named per finding in the diagnosis; the finding itself lists them all. */
 const OBJECTS_SHOWN = 4;
 
-/** Said when no finding at warning or above remains: a plain sentence, for every format. */
+/**
+ * Why no rule could be checked on an archive (no finding, none passed, none checked even in
+ * part), in one line naming the first reasons; undefined when some rule was checked.
+ */
+export function nothingChecked(report: Report): string | undefined {
+  // Rules not run for want of data the command line did not give (update risks) count too:
+  // a run where they are all that is left checked nothing.
+  const notRun = report.notRun.reduce((n, r) => n + r.rules.length, 0);
+  if (report.notChecked.length + notRun === 0 || report.findings.length > 0 || report.passed.length > 0 || report.checkedInPart.length > 0) return undefined;
+  const shown = report.notChecked.slice(0, 2).map((n) => `${n.ruleId}: ${n.reason}`);
+  const more = report.notChecked.length > shown.length ? `; and ${report.notChecked.length - shown.length} more` : '';
+  const parts = [
+    ...(report.notChecked.length > 0 ? [`${report.notChecked.length} not checked: ${shown.join('; ')}${more}`] : []),
+    ...report.notRun.map((n) => n.note),
+  ];
+  return `no rule could be checked (${parts.join('; ')})`;
+}
+
+/**
+ * Said when no finding at warning or above remains: a plain sentence, for every format. When no
+ * rule could be checked at all it says so instead: "no problem found" would vouch for what was
+ * never read.
+ */
 export function noProblemSentence(report: Report): string {
+  if (nothingChecked(report) !== undefined) {
+    return 'Nothing checked: no rule could be checked on this input, so this report says nothing about the cluster\'s health (see "Rules not checked").';
+  }
   const info = report.counts.info ?? 0;
   const context = info > 0 ? ` (${info} informational finding${info === 1 ? '' : 's'} below, none of them a problem)` : '';
   return `No problem found: no rule found anything at warning or above${context}.`;

@@ -17,7 +17,7 @@ import { compareStrings, displayTime, sanitizeText, SEVERITIES_DESC, sortFinding
 import { HTML_CSP, loadTemplate } from './html.js';
 import { put, type JsonObject } from './json.js';
 import { known, mdCell, mdText, table } from './md.js';
-import { symptomsOf } from './diagnosis.js';
+import { nothingChecked, symptomsOf } from './diagnosis.js';
 
 /** Version of the index's shape (`schema/index.schema.json`). */
 export const INDEX_SCHEMA_VERSION = '1.1';
@@ -104,24 +104,6 @@ export function archiveRow(input: string, report: Report, reports: readonly stri
     findings: sortFindings(report.findings).map((f) => ({ ruleId: f.ruleId, ...(f.key !== undefined ? { key: f.key } : {}), severity: f.severity, title: f.title })),
     rootCauses: report.diagnosis.roots.map((r) => ({ ruleId: r.ruleId, severity: r.severity, title: r.title, explains: symptomsOf(r).length })),
   };
-}
-
-/**
- * Why no rule could be checked on an archive (no finding, none passed, none checked even in
- * part), in one line naming the first reasons; undefined when some rule was checked.
- */
-export function nothingChecked(report: Report): string | undefined {
-  // Rules not run for want of data the command line did not give (update risks) count too:
-  // a run where they are all that is left checked nothing.
-  const notRun = report.notRun.reduce((n, r) => n + r.rules.length, 0);
-  if (report.notChecked.length + notRun === 0 || report.findings.length > 0 || report.passed.length > 0 || report.checkedInPart.length > 0) return undefined;
-  const shown = report.notChecked.slice(0, 2).map((n) => `${n.ruleId}: ${n.reason}`);
-  const more = report.notChecked.length > shown.length ? `; and ${report.notChecked.length - shown.length} more` : '';
-  const parts = [
-    ...(report.notChecked.length > 0 ? [`${report.notChecked.length} not checked: ${shown.join('; ')}${more}`] : []),
-    ...report.notRun.map((n) => n.note),
-  ];
-  return `no rule could be checked (${parts.join('; ')})`;
 }
 
 /** The row of an archive that could not be analysed. */

@@ -439,6 +439,12 @@ describe('an input on which no rule could be checked is no green', () => {
     expect(report.notChecked.length).toBeGreaterThan(10);
     expect(report.passed).toEqual([]);
     expect(readdirSync(out).sort()).toEqual(['report.html', 'report.json']);
+    // The diagnosis never says "no problem found" about what it never read.
+    const html = readFileSync(join(out, 'report.html'), 'utf8');
+    expect(html).toContain('Nothing checked: no rule could be checked on this input');
+    expect(html).not.toContain('No problem found');
+    const text = bounded(['analyze', input, '--format', 'text']);
+    expect(text.stdout).toMatch(/\nNothing checked: no rule could be checked on this input, so this report says nothing about the cluster's health/);
   });
 
   it('--only a rule whose input is absent: exit 2 naming it; with its input: exit as usual', () => {
