@@ -178,9 +178,6 @@ export interface FailuresTaken {
   raws: string[];
 }
 
-/** Lines of one kind in one entry whose text may become an example. */
-const EXAMPLE_CANDIDATES = DIGEST_LIMITS.examplesPerTemplate;
-
 export class DigestCollector implements ParallelConsumer<FailuresTaken | undefined> {
   private readonly components = new Map<string, ComponentState>();
   private readonly fileComponents = new Map<string, string>();
@@ -191,7 +188,10 @@ export class DigestCollector implements ParallelConsumer<FailuresTaken | undefin
   private current: { entry: ClassifiedEntry; component: string; scanner: LiteralScanner<PatternName> } | undefined;
   /** Recent messages and their masks: many lines repeat their message exactly. */
   private readonly masks = new Map<string, string>();
-  /** Where each kind of line of the file being folded went (null: not folded, the caps were reached). */
+  /**
+   * Where each kind of line of the file being folded went (null: not folded, the caps were
+   * reached); at most {@link kindsPerFile} kinds, so one file of all-different lines stays bounded.
+   */
   private inFile: { file: string; kinds: Map<string, TemplateState | null> } = { file: '', kinds: new Map() };
   /** In a worker: the current entry's failure lines, for the main thread, and its kinds by key. */
   private taken: { lines: FailuresTaken | undefined; kinds: Map<string, { index: number; count: number }> } | undefined;
@@ -200,6 +200,11 @@ export class DigestCollector implements ParallelConsumer<FailuresTaken | undefin
     private readonly maxLineBytes: number,
     private readonly limits: DigestLimits = DIGEST_LIMITS,
   ) {}
+
+  /** Kinds of line remembered per file (here and, in a worker, per entry): as many as the placement cache holds. */
+  private get kindsPerFile(): number {
+    return this.limits.templatesPerComponent * PLACED_PER_TEMPLATE;
+  }
 
   need(entry: ClassifiedEntry): Need | undefined {
     return digestsEntry(entry) ? { text: true } : undefined;
@@ -262,12 +267,14 @@ export class DigestCollector implements ParallelConsumer<FailuresTaken | undefin
     let kind = taken.kinds.get(key);
     if (!kind) {
       kind = { index: lines.kinds.length, count: 0 };
-      taken.kinds.set(key, kind);
+      // Past the per-file cap the main thread places each such line anew (see `fold`): it is
+      // sent with its text, as a kind of its own.
+      if (taken.kinds.size < this.kindsPerFile) taken.kinds.set(key, kind);
       lines.kinds.push({ failure: seen.failure, masked: seen.masked });
     }
     kind.count++;
     lines.lines.push(kind.index, seen.lineNo, seen.time ?? NaN, seen.yearless ? 1 : 0);
-    lines.raws.push(kind.count <= EXAMPLE_CANDIDATES ? seen.raw : '');
+    lines.raws.push(kind.count <= this.limits.examplesPerTemplate ? seen.raw : '');
   }
 
   private fold(seen: FailureSeen): void {
@@ -283,7 +290,7 @@ export class DigestCollector implements ParallelConsumer<FailuresTaken | undefin
     let state = this.inFile.kinds.get(key);
     if (state === undefined) {
       state = this.place(owner, component, seen.failure, seen.masked, key) ?? null;
-      this.inFile.kinds.set(key, state);
+      if (this.inFile.kinds.size < this.kindsPerFile) this.inFile.kinds.set(key, state);
     }
     if (state) this.add(state, seen);
     else owner.unfolded++;

@@ -624,8 +624,7 @@ function windowsOf(entries: readonly WindowTemplate[], itemsOf: (signal: string)
 
 /** The earliest of a field's ISO times, epoch ms. */
 function earliestTime(values: readonly string[]): number | undefined {
-  const times = values.map((v) => Date.parse(v)).filter((t) => Number.isFinite(t));
-  return times.length > 0 ? Math.min(...times) : undefined;
+  return earliestOf(values.map((v) => Date.parse(v)).filter((t) => Number.isFinite(t)));
 }
 
 /** Epoch ms from a rendered template: digits, or an ISO time. */

@@ -143,6 +143,22 @@ describe('DigestCollector', () => {
     expect(digest.components[0]!.unfolded).toBe(2);
   });
 
+  it('remembers a bounded number of kinds per file, and a worker hands over the same digest past that bound', () => {
+    // 40 call sites, each five times: more kinds in one file than the cap (templatesPerComponent × 4 = 8).
+    const lines = Array.from({ length: 200 }, (_, i) => `E0803 09:24:51.419846       1 site${i % 40}.go:${i % 40}] failed ${i % 40}`).join('\n');
+    const limits = { ...DIGEST_LIMITS, templatesPerComponent: 2, examplesPerTemplate: 4 };
+    const direct = collect([[CVO_LOG, lines]], { limits });
+    expect((direct as unknown as { inFile: { kinds: Map<string, unknown> } }).inFile.kinds.size).toBe(8);
+    const worker = new DigestCollector(64 * 1024, limits);
+    const main = new DigestCollector(64 * 1024, limits);
+    worker.keepEntriesApart();
+    const entry = classifyPath(CVO_LOG);
+    worker.text(Buffer.from(lines), entry);
+    worker.endText(entry);
+    main.mergeEntry(worker.takeEntry());
+    expect(main.digest([])).toEqual(direct.digest([]));
+  });
+
   it('lists a capped number of files per template and counts the others', () => {
     const line = 'E0803 09:24:51.419846       1 x.go:1] failed\n';
     const files: [string, string][] = Array.from({ length: 8 }, (_, i) => [CVO_LOG.replace('current.log', `previous.log`).replace('dl6zb', `pod${i}`), line]);
