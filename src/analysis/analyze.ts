@@ -104,7 +104,7 @@ export async function analyzeInput(input: string, options: AnalyzeOptions): Prom
   const gathered = facts.facts();
   if (problems.truncatedAt !== undefined) engine?.truncated(problems.truncatedAt);
   const archiveMetrics = metrics?.metrics();
-  const risks = options.riskData && archiveMetrics ? updateRisks(options.riskData, gathered, archiveMetrics, archiveMetrics.clusterVersion()) : undefined;
+  const risks = options.riskData && archiveMetrics ? updateRisks(options.riskData, gathered, archiveMetrics) : undefined;
   const result = engine?.finish({ ...gathered, updateRisks: risks });
   return {
     input,

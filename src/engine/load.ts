@@ -14,6 +14,7 @@ import type { Severity } from './findings.js';
 import type { LogSelector, ObjectTemplate, Rule, Signal, WindowTemplate } from './rule.js';
 import type { ExplainsEntry } from './diagnosis.js';
 import { parseFieldPath } from './field-path.js';
+import { pluralOf } from '../parsers/k8s.js';
 import { EMBEDDED, packageFiles, packagePath, packageText } from '../core/assets.js';
 
 /** The schema of a rule file, shipped with the built-in pack. */
@@ -397,14 +398,6 @@ function compileSelector(raw: Record<string, string | boolean>): LogSelector {
     path: glob(raw['path']),
     bare: raw['bare'] === true ? true : undefined,
   };
-}
-
-/** Kubernetes' regular plural of a kind (`InstallPlan` → `installplans`, `Policy` → `policies`). */
-export function pluralOf(kind: string): string {
-  const lower = kind.toLowerCase();
-  if (/(s|x|z|ch|sh)$/.test(lower)) return `${lower}es`;
-  if (/[^aeiou]y$/.test(lower)) return `${lower.slice(0, -1)}ies`;
-  return `${lower}s`;
 }
 
 /** The 1-based line where a YAML path (keys, indices ignored) is written, best effort. */

@@ -33,7 +33,7 @@
  */
 import type { Need, ObjectPlace, ParallelConsumer, WalkSummary } from '../ingest/consumer.js';
 import type { ClassifiedEntry } from '../layout/types.js';
-import { identityKey, type K8sObject } from '../parsers/k8s.js';
+import { identityKey, pluralOf, type K8sObject } from '../parsers/k8s.js';
 import type { Pick } from '../parsers/yaml-block.js';
 import type { Labels, MetricSource, Sample, Series } from '../promql/index.js';
 import { arrayAt, isRecord, recordAt, stringAt, timeMs } from './internal.js';
@@ -289,9 +289,9 @@ export class ArchiveMetrics implements MetricSource {
     private readonly layout: string,
   ) {}
 
-  /** The ClusterVersion object, for what the cluster itself concluded (`status.conditionalUpdates`). */
-  clusterVersion(): unknown {
-    return this.read('config.openshift.io/clusterversions').find((x) => (x.object.metadata?.name ?? 'version') === 'version')?.object;
+  /** The ClusterVersion `version` as held (object and file). */
+  private clusterVersion(): { object: K8sObject; file: string } | undefined {
+    return this.read('config.openshift.io/clusterversions').find((x) => (x.object.metadata?.name ?? 'version') === 'version');
   }
 
   series(metric: string): Series {
@@ -299,15 +299,6 @@ export class ArchiveMetrics implements MetricSource {
     if (!s) this.cache.set(metric, (s = this.derive(metric)));
     return s;
   }
-
-  /** Metric names this module derives (others are unknown with a reason). */
-  static readonly NAMES = [
-    'cluster_version', 'cluster_version_capability', 'cluster_infrastructure_provider', 'cluster_feature_set', 'cluster_proxy_enabled',
-    'cluster_installer', 'cluster_operator_conditions', 'cco_credentials_mode', 'mcd_update_state', 'kube_node_labels', 'kube_node_role',
-    'kube_secret_info', 'kube_configmap_info', 'kube_deployment_spec_replicas', 'kube_pod_container_info', 'csv_succeeded', 'csv_count',
-    'apiserver_storage_objects', 'ovnkube_controller_ipsec_enabled', 'ovnkube_master_ipsec_enabled', 'ovnkube_clustermanager_num_egress_ips',
-    'ceph_health_status', 'network_attachment_definition_instances',
-  ] as const;
 
   private derive(metric: string): Series {
     switch (metric) {
@@ -355,7 +346,7 @@ export class ArchiveMetrics implements MetricSource {
       case 'node_cpu_info': return { samples: [], gap: always('node_cpu_info (node-exporter: CPU vendor and family) is not in an archive') };
       case 'kubernetes_nmstate_features_applied': return this.runtimeOnly(metric, 'nodenetworkconfigurationpolicies.nmstate.io', 'the NMState operator');
       case 'network_attachment_definition_instances': return this.attachmentDefinitions();
-      default: return { samples: [], gap: always(`${metric} is not derived from archive objects (mgsift derives ${ArchiveMetrics.NAMES.length} metrics; see facts/metrics.ts)`) };
+      default: return { samples: [], gap: always(`${metric} is not derived from archive objects (see the metrics mgsift derives in facts/metrics.ts)`) };
     }
   }
 
@@ -368,7 +359,7 @@ export class ArchiveMetrics implements MetricSource {
   }
 
   private clusterVersionSeries(): Series {
-    const h = this.read('config.openshift.io/clusterversions').find((x) => (x.object.metadata?.name ?? 'version') === 'version');
+    const h = this.clusterVersion();
     if (!h) return { samples: [], gap: always('the archive holds no ClusterVersion') };
     const entries = historyEntries(h.object);
     const samples: Sample[] = [];
@@ -386,7 +377,7 @@ export class ArchiveMetrics implements MetricSource {
   }
 
   private capabilities(): Series {
-    const h = this.read('config.openshift.io/clusterversions').find((x) => (x.object.metadata?.name ?? 'version') === 'version');
+    const h = this.clusterVersion();
     if (!h) return { samples: [], gap: always('the archive holds no ClusterVersion') };
     const caps = recordAt(recordAt(h.object, 'status'), 'capabilities');
     const enabled = new Set(arrayAt(caps, 'enabledCapabilities').filter((c): c is string => typeof c === 'string'));
@@ -491,7 +482,9 @@ export class ArchiveMetrics implements MetricSource {
       for (const h of this.read('config.openshift.io/clusteroperators')) {
         for (const r of arrayAt(recordAt(h.object, 'status'), 'relatedObjects')) {
           if (!isRecord(r) || stringAt(r, 'name')) continue;
-          const resource = plural(stringAt(r, 'resource') ?? '');
+          const named = stringAt(r, 'resource') ?? '';
+          // relatedObjects name a resource by plural or by kind (`EgressIP`, `NetworkPolicy`).
+          const resource = named === named.toLowerCase() ? named : pluralOf(named);
           if (resource) out.push({ key: resourceKey(stringAt(r, 'group') ?? '', resource), namespace: stringAt(r, 'namespace') });
         }
       }
@@ -626,7 +619,7 @@ export class ArchiveMetrics implements MetricSource {
   }
 
   private currentVersion(): string | undefined {
-    const h = this.read('config.openshift.io/clusterversions')[0];
+    const h = this.clusterVersion();
     return h ? newestCompleted(historyEntries(h.object))?.version : undefined;
   }
 }
@@ -693,14 +686,5 @@ function dropEmpty(labels: Record<string, string | undefined>): Labels {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(labels)) if (v) out[k] = v;
   return out;
-}
-
-/** relatedObjects name a resource by plural or by kind (`EgressIP`, `NetworkPolicy`): the plural, lower case. */
-function plural(resource: string): string {
-  const lower = resource.toLowerCase();
-  if (resource === lower) return lower;
-  if (/[^aeiou]y$/.test(lower)) return `${lower.slice(0, -1)}ies`;
-  if (/(s|x|ch|sh)$/.test(lower)) return `${lower}es`;
-  return `${lower}s`;
 }
 

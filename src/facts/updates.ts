@@ -162,7 +162,9 @@ function appliesExposure(applies: ConditionInfo): RiskExposure {
  * What an update's Recommended condition says about one of its risks (older CVOs give no
  * per-risk condition): True → the risk does not apply (or was accepted); a failed evaluation
  * is named in the message; reason = the risk's name → it applies; MultipleReasons → it applies
- * when the message carries its URL or its message.
+ * when the message carries its URL or its message; False with another risk's name as reason →
+ * that one alone applies, so this one does not (a second risk that applied or failed to
+ * evaluate would have made the reason MultipleReasons).
  */
 function exposureFromRecommended(risk: UpdateRisk, recommended: ConditionInfo): [RiskExposure, string | undefined] {
   const message = recommended.message ?? '';
@@ -172,7 +174,7 @@ function exposureFromRecommended(risk: UpdateRisk, recommended: ConditionInfo): 
   if (recommended.reason === 'EvaluationFailed') return ['unknown', undefined];
   const named = (risk.url !== undefined && message.includes(risk.url)) || (risk.message !== undefined && message.includes(risk.message));
   if (named) return ['applies', undefined];
-  return recommended.reason === 'MultipleReasons' && recommended.status === 'False' ? ['does-not-apply', undefined] : ['unknown', undefined];
+  return recommended.status === 'False' ? ['does-not-apply', undefined] : ['unknown', undefined];
 }
 
 /** Keeps the strongest word on a risk seen from several updates: applies > evaluation-failed > does-not-apply > unknown. */

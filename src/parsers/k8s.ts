@@ -230,3 +230,11 @@ export function refOf(o: K8sObject): string {
   const ns = namespaceOf(o);
   return ns ? `${gk} ${ns}/${name}` : `${gk} ${name}`;
 }
+
+/** Kubernetes' regular plural of a kind (`InstallPlan` → `installplans`, `Policy` → `policies`). */
+export function pluralOf(kind: string): string {
+  const lower = kind.toLowerCase();
+  if (/(s|x|z|ch|sh)$/.test(lower)) return `${lower}es`;
+  if (/[^aeiou]y$/.test(lower)) return `${lower.slice(0, -1)}ies`;
+  return `${lower}s`;
+}

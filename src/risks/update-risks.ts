@@ -8,8 +8,8 @@
  * may have).
  */
 import type { Facts } from '../facts/collector.js';
+import type { UpdateRecommendations } from '../facts/updates.js';
 import { compareVersions, isUpdateCandidate, parseVersion } from '../facts/version.js';
-import { arrayAt, isRecord, recordAt, stringAt } from '../facts/internal.js';
 import type { MetricSource } from '../promql/index.js';
 import type { RiskData } from './load.js';
 import { RiskEvaluator, type RiskVerdict, type Verdict } from './evaluate.js';
@@ -62,7 +62,7 @@ export interface UpdateRisks {
   cluster?: ClusterComparison[] | undefined;
 }
 
-export function updateRisks(data: RiskData, facts: Facts, metrics: MetricSource, clusterVersion: unknown): UpdateRisks {
+export function updateRisks(data: RiskData, facts: Facts, metrics: MetricSource): UpdateRisks {
   const evaluator = new RiskEvaluator(metrics, data.queries);
   const transitions = facts.history?.transitions ?? [];
   const newest = transitions.at(-1);
@@ -110,7 +110,7 @@ export function updateRisks(data: RiskData, facts: Facts, metrics: MetricSource,
     problems: data.problems,
     current,
     taken,
-    cluster: version ? compareWithCluster(clusterVersion, version, edge) : undefined,
+    cluster: version ? compareWithCluster(facts.updates, version, edge) : undefined,
   };
 }
 
@@ -134,42 +134,29 @@ function byVerdictThenName(a: RiskVerdict, b: RiskVerdict): number {
 }
 
 /**
- * The cluster's `status.conditionalUpdates[]`: each target's risks and its `Recommended`
- * condition. `True` means no risk applies; `False` with a risk's name as reason means that one
- * applies (`MultipleReasons`: those whose URL or message the condition's message repeats);
- * `Unknown` means the cluster could not evaluate them.
+ * The cluster's own verdict on each risk of each of its `conditionalUpdates`, as the facts read
+ * it (`facts/updates.ts`: per-risk `Applies` conditions, else the update's `Recommended`),
+ * beside mgsift's for the same edge.
  */
-function compareWithCluster(clusterVersion: unknown, version: string, edge: (from: string, to: string) => EdgeRisks): ClusterComparison[] | undefined {
-  const updates = arrayAt(recordAt(clusterVersion, 'status'), 'conditionalUpdates');
-  if (updates.length === 0) return undefined;
+function compareWithCluster(updates: UpdateRecommendations | undefined, version: string, edge: (from: string, to: string) => EdgeRisks): ClusterComparison[] | undefined {
+  if (!updates || updates.conditional.length === 0) return undefined;
+  const risks = new Map(updates.risks.map((r) => [r.name, r]));
   const out: ClusterComparison[] = [];
-  for (const update of updates) {
-    if (!isRecord(update)) continue;
-    const to = stringAt(recordAt(update, 'release'), 'version');
-    if (!to) continue;
-    const recommended = arrayAt(update, 'conditions').find((c) => stringAt(c, 'type') === 'Recommended');
-    const status = stringAt(recommended, 'status');
-    const reason = stringAt(recommended, 'reason') ?? '';
-    const message = stringAt(recommended, 'message') ?? '';
-    const ours = new Map(edge(version, to).risks.map((r) => [r.name, r]));
-    for (const risk of arrayAt(update, 'risks')) {
-      const name = stringAt(risk, 'name');
-      if (!name) continue;
-      const url = stringAt(risk, 'url');
-      let cluster: Verdict;
-      if (status === 'True') cluster = 'does-not-apply';
-      else if (status === 'False') cluster = reason === name || (reason === 'MultipleReasons' && ((url && message.includes(url)) || message.includes(name))) ? 'applies' : 'does-not-apply';
-      else cluster = 'unknown';
+  for (const update of updates.conditional) {
+    const ours = new Map(edge(version, update.version).risks.map((r) => [r.name, r]));
+    for (const name of update.risks) {
+      const exposure = risks.get(name)?.exposure ?? 'unknown';
+      const cluster: Verdict = exposure === 'applies' || exposure === 'does-not-apply' ? exposure : 'unknown';
       const mine = ours.get(name);
       const mgsift = mine?.verdict ?? 'not-in-data';
       const disagree = cluster !== 'unknown' && mgsift !== 'unknown' && mgsift !== 'not-in-data' && cluster !== mgsift;
       out.push({
-        to,
+        to: update.version,
         name,
         cluster,
         mgsift,
         disagree,
-        detail: `cluster: Recommended=${status ?? '?'}${reason ? ` (${reason})` : ''}; mgsift: ${mine ? `${mine.verdict}: ${mine.reason}` : 'the data given has no such risk on this edge'}`,
+        detail: `cluster: Recommended=${update.recommended}${update.reason ? ` (${update.reason})` : ''}; mgsift: ${mine ? `${mine.verdict}: ${mine.reason}` : 'the data given has no such risk on this edge'}`,
       });
     }
   }

@@ -6,6 +6,7 @@ import { RiskEvaluator } from '../../src/risks/evaluate.js';
 import { updateRisks } from '../../src/risks/update-risks.js';
 import { analyzeHistory } from '../../src/facts/history.js';
 import { clusterIdentity } from '../../src/facts/cluster.js';
+import { updateRecommendations } from '../../src/facts/updates.js';
 import type { Facts } from '../../src/facts/collector.js';
 import type { MetricSource } from '../../src/promql/index.js';
 import { reportUpdateRisks, NO_DATA_HINT } from '../../src/report/update-risks.js';
@@ -51,7 +52,8 @@ function clusterVersion(history: object[], conditionalUpdates?: object[]): objec
 }
 
 function factsOf(cv: object): Facts {
-  return { layout: 'must-gather', clusterVersionFile: 'clusterversions/version.yaml', cluster: clusterIdentity(cv), history: analyzeHistory(cv), cvo: { pods: [] } };
+  const cluster = clusterIdentity(cv);
+  return { layout: 'must-gather', clusterVersionFile: 'clusterversions/version.yaml', cluster, history: analyzeHistory(cv), cvo: { pods: [] }, updates: updateRecommendations(cv, 'clusterversions/version.yaml', cluster.currentVersion) };
 }
 
 const H = [
@@ -68,12 +70,12 @@ describe('edges out of the current version and the channel', () => {
     return factsOf(cv);
   };
   it('leaves out pre-release targets when the channel (stable, fast, eus) does not serve them, and says so', () => {
-    const stable = updateRisks(withRc, facts('stable-4.16'), METRICS, undefined);
+    const stable = updateRisks(withRc, facts('stable-4.16'), METRICS);
     expect(stable.current?.targets.map((t) => t.to)).not.toContain('4.17.0-rc.1');
     expect(stable.current?.preReleasesLeftOut).toEqual({ channel: 'stable-4.16', count: 1 });
-    const candidate = updateRisks(withRc, facts('candidate-4.17'), METRICS, undefined);
+    const candidate = updateRisks(withRc, facts('candidate-4.17'), METRICS);
     expect(candidate.current?.targets.map((t) => t.to)).toContain('4.17.0-rc.1');
-    expect(updateRisks(withRc, facts(undefined), METRICS, undefined).current?.targets.map((t) => t.to)).toContain('4.17.0-rc.1');
+    expect(updateRisks(withRc, facts(undefined), METRICS).current?.targets.map((t) => t.to)).toContain('4.17.0-rc.1');
   });
 });
 
@@ -101,7 +103,7 @@ describe('RiskEvaluator (the CVO\'s matching semantics)', () => {
 
 describe('updateRisks', () => {
   it('edges out of the current version: newer targets of the same or next minor whose from matches; verdicts with why', () => {
-    const result = updateRisks(DATA, factsOf(clusterVersion(H)), METRICS, undefined);
+    const result = updateRisks(DATA, factsOf(clusterVersion(H)), METRICS);
     expect(result.current?.version).toBe('4.16.20');
     expect(result.current?.targets.map((t) => t.to)).toEqual(['4.16.21', '4.16.22', '4.17.0']);
     const t21 = result.current!.targets[0]!;
@@ -112,10 +114,10 @@ describe('updateRisks', () => {
   });
 
   it('edges the cluster took: each history transition with published risks, with its times; the in-progress edge is marked', () => {
-    const done = updateRisks(DATA, factsOf(clusterVersion(H)), METRICS, undefined);
+    const done = updateRisks(DATA, factsOf(clusterVersion(H)), METRICS);
     expect(done.taken).toHaveLength(1);
     expect(done.taken[0]).toMatchObject({ from: '4.15.30', to: '4.16.20', state: 'Completed', inProgress: false, started: Date.parse('2025-01-10T09:00:00Z') });
-    const moving = updateRisks(DATA, factsOf(clusterVersion([{ version: '4.16.21', state: 'Partial', startedTime: '2025-01-15T07:00:00Z', completionTime: null }, ...H])), METRICS, undefined);
+    const moving = updateRisks(DATA, factsOf(clusterVersion([{ version: '4.16.21', state: 'Partial', startedTime: '2025-01-15T07:00:00Z', completionTime: null }, ...H])), METRICS);
     expect(moving.current?.version).toBe('4.16.20');
     expect(moving.current?.targets[0]).toMatchObject({ to: '4.16.21', inProgress: true });
   });
@@ -129,17 +131,24 @@ describe('updateRisks', () => {
       },
       { release: { version: '4.16.23' }, risks: [{ name: 'RiskZ' }], conditions: [{ type: 'Recommended', status: 'Unknown', reason: 'EvaluationFailed' }] },
     ];
-    const result = updateRisks(DATA, factsOf(clusterVersion(H)), METRICS, clusterVersion(H, conditional));
+    const result = updateRisks(DATA, factsOf(clusterVersion(H, conditional)), METRICS);
     expect(result.cluster?.map((c) => `${c.to} ${c.name} cluster=${c.cluster} mgsift=${c.mgsift} disagree=${c.disagree}`)).toEqual([
       '4.16.21 RiskA cluster=does-not-apply mgsift=applies disagree=true',
       '4.16.21 RiskB cluster=applies mgsift=applies disagree=false',
       '4.16.23 RiskZ cluster=unknown mgsift=not-in-data disagree=false',
     ]);
   });
+
+  it('reads the cluster\'s verdicts as the facts do: a newer CVO\'s per-risk Applies condition decides', () => {
+    const cv = clusterVersion(H, [{ release: { version: '4.16.21' }, riskNames: ['RiskA'], conditions: [{ type: 'Recommended', status: 'True', reason: 'AllExposedRisksAccepted' }] }]);
+    (cv as { status: Record<string, unknown> }).status['conditionalUpdateRisks'] = [{ name: 'RiskA', url: 'https://issues.redhat.com/browse/OCPBUGS-1', conditions: [{ type: 'Applies', status: 'True', reason: 'Match' }] }];
+    const result = updateRisks(DATA, factsOf(cv), METRICS);
+    expect(result.cluster?.map((c) => `${c.to} ${c.name} cluster=${c.cluster} mgsift=${c.mgsift} disagree=${c.disagree}`)).toEqual(['4.16.21 RiskA cluster=applies mgsift=applies disagree=false']);
+  });
 });
 
 describe('the Known update risks section', () => {
-  const risks = updateRisks(DATA, factsOf(clusterVersion(H)), METRICS, undefined);
+  const risks = updateRisks(DATA, factsOf(clusterVersion(H)), METRICS);
   const report = { ...healthyReport(), updateRisks: reportUpdateRisks(risks) };
 
   it('JSON: validates against the schema; one row per risk and verdict with its targets', () => {
