@@ -187,7 +187,7 @@ const SUFFIX_FORMATS: Record<string, Format | typeof JSONL> = {
   txt: 'text',
 };
 
-export function suffixFormat(path: string): Format | typeof JSONL | undefined {
+function suffixFormat(path: string): Format | typeof JSONL | undefined {
   const suffix = /\.([A-Za-z]+)$/.exec(path)?.[1]?.toLowerCase();
   return suffix === undefined ? undefined : SUFFIX_FORMATS[suffix];
 }

@@ -1,3 +1,4 @@
+import { describeError } from '../core/problems.js';
 import { access, constants, mkdir, open, rename, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, basename, join, resolve } from 'node:path';
 import { UsageError } from './options.js';
@@ -104,5 +105,5 @@ const REASONS: Record<string, string> = {
 function reasonOf(err: unknown): string {
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
   if (code !== undefined && REASONS[code]) return REASONS[code]!;
-  return err instanceof Error ? err.message.split('\n', 1)[0]! : String(err);
+  return describeError(err);
 }

@@ -31,7 +31,7 @@ export class Progress {
 }
 
 /** Columns a progress line may take: one fewer than a classic 80-column terminal, so it never wraps. */
-export const PROGRESS_COLUMNS = 79;
+const PROGRESS_COLUMNS = 79;
 
 /**
  * `label: status` in at most PROGRESS_COLUMNS characters: a long path keeps its end (the file

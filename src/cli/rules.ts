@@ -15,7 +15,7 @@ import { writeAtomically } from './output.js';
 import { requireFolders } from './rule-selection.js';
 
 /** The severity a rule fires at, and the ones its `severityWhen` can give it: `warning, info when not still_pending`. */
-export function severityText(rule: Pick<Rule, 'severity' | 'severityWhen'>): string {
+function severityText(rule: Pick<Rule, 'severity' | 'severityWhen'>): string {
   return [rule.severity, ...rule.severityWhen.map((w) => `${w.severity} when ${conditionText(w.condition)}`)].join(', ');
 }
 

@@ -76,7 +76,7 @@ export function alertsOf(document: unknown, file: string): Alert[] {
 }
 
 /** Identity of an alert across sources: name, state and labels other than routing ones. */
-export function alertKey(alert: Alert): string {
+function alertKey(alert: Alert): string {
   const labels = Object.keys(alert.labels)
     .filter((k) => !ROUTING_LABELS.has(k))
     .sort()

@@ -94,7 +94,7 @@ function vectorOf(value: Value, where: string): Vector {
 
 // ---- selectors ----
 
-export function matches(matcher: Matcher, labels: Labels): boolean {
+function matches(matcher: Matcher, labels: Labels): boolean {
   const value = labels[matcher.label] ?? '';
   switch (matcher.op) {
     case '=':
@@ -394,7 +394,7 @@ function dropName(labels: Labels): Labels {
   return rest;
 }
 
-export function labelsKey(labels: Labels): string {
+function labelsKey(labels: Labels): string {
   return JSON.stringify(Object.keys(labels).sort().map((k) => [k, labels[k]]));
 }
 

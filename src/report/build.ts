@@ -113,7 +113,7 @@ export function withSelection(report: Report, selection: RuleSelection | undefin
 }
 
 /** The cluster's own verdicts as the reports show them. */
-export function clusterVerdicts(facts: Facts): ClusterVerdicts {
+function clusterVerdicts(facts: Facts): ClusterVerdicts {
   const updates = facts.updates;
   return {
     alerts: facts.alerts?.map((a) => ({

@@ -5,6 +5,7 @@
  * {@link sanitizeText} (visible stand-ins for control characters, which are illegal in XML 1.0
  * and parse errors in HTML) and then through its own format's escaping.
  */
+import { describeObject } from '../engine/diagnosis.js';
 import { SEVERITIES, severityRank } from '../engine/findings.js';
 import type { Evidence, Finding, NotChecked, Passed, Severity } from '../engine/findings.js';
 import type { Problem } from '../core/problems.js';
@@ -237,9 +238,12 @@ export function laneTitle(lane: string): string {
   }
 }
 
+/** The timeline's lanes, in display order. */
+export const TIMELINE_LANES = ['history', 'cvo', 'operator', 'node', 'event', 'alert', 'finding'] as const;
+
 /** Lane order on the timeline: the known lanes first, then the others by name. */
 export function laneOrder(lanes: Iterable<string>): string[] {
-  const known = ['history', 'cvo', 'operator', 'node', 'event', 'alert', 'finding'];
+  const known: readonly string[] = TIMELINE_LANES;
   const set = new Set(lanes);
   const first = known.filter((lane) => set.has(lane));
   const rest = [...set].filter((lane) => !known.includes(lane)).sort(compareStrings);
@@ -365,8 +369,7 @@ export function findingGlance(f: Finding): { object: string; since: string } {
   const objects: string[] = [];
   for (const e of f.evidence) {
     if (e.object === undefined) continue;
-    const ns = e.object.namespace !== undefined && e.object.namespace !== '' ? `${e.object.namespace}/` : '';
-    const name = `${e.object.kind} ${ns}${e.object.name}`;
+    const name = describeObject(e.object);
     if (!objects.includes(name)) objects.push(name);
   }
   const times = f.evidence.map((e) => e.time).filter((t): t is number => t !== undefined && Number.isFinite(t));

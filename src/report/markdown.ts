@@ -170,7 +170,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
     for (const t of capped) add(3, [tableRow(timelineCells(t))], { group: 'timeline-items', rank: rank(t), unit: 'timeline row' });
     add(0, ['']);
     const capNotShown = items.length - capped.length;
-    notes['timeline-items'] = (n) => (n + capNotShown > 0 ? `*${mdText(moreRowsNote(n + capNotShown, '(a few rows of each lane are kept, findings, CVO and nodes first)'))}*` : '');
+    notes['timeline-items'] = (n) => (n + capNotShown > 0 ? `*${mdText(moreRowsNote(n + capNotShown, '(a few rows of each lane are kept, findings, alerts, CVO and nodes first)'))}*` : '');
   }
   for (const o of report.facts.timelineOmitted) add(0, [`- ${mdText(omissionNote(o))}`]);
   if (report.facts.timelineOmitted.length > 0) add(0, ['- `mgsift timeline <input>` lists everything left out here.', '']);
@@ -230,22 +230,31 @@ function leftOutLine(leftOut: Map<string, number>, limit: number): string {
 /** The table of findings at the top: severity, title, what it is about, since when. */
 function findingsTable(findings: readonly Finding[]): MdPart[] {
   const head: MdPart = { text: `${table(['Severity', 'Finding', 'Object', 'Since (UTC)'], []).trimEnd()}\n`, priority: 0 };
+  const slugs = findingSlugs(findings);
   const rows = findings.map((f, i): MdPart => {
     const glance = findingGlance(f);
-    const row = tableRow([f.severity, `[${mdText(f.title)}](#${findingSlug(f, i)})`, glance.object, glance.since], new Set([1]));
+    const row = tableRow([f.severity, `[${mdText(f.title)}](#${slugs[i]!})`, glance.object, glance.since], new Set([1]));
     return { text: `${row}\n`, priority: 1, group: 'findings-table', unit: 'finding table row' };
   });
   return [head, ...rows, { text: '\n', priority: 0 }];
 }
 
-/** The anchor GitHub gives the finding's heading (`### WARNING: Title` → `warning-title`), or ours elsewhere. */
-function findingSlug(f: Finding, index: number): string {
-  const slug = `${f.severity} ${f.title}`
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
-    .trim()
-    .replace(/\s/g, '-');
-  return slug === '' ? `finding-${index + 1}` : slug;
+/**
+ * The anchors GitHub gives the findings' headings (`### WARNING: Title — key` →
+ * `warning-title--key`; a repeated heading gets `-1`, `-2`, … in document order).
+ */
+export function findingSlugs(findings: readonly Finding[]): string[] {
+  const seen = new Map<string, number>();
+  return findings.map((f) => {
+    const slug = `${f.severity} ${f.title}${f.key !== undefined ? ` — ${f.key}` : ''}`
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .trim()
+      .replace(/\s/g, '-');
+    const repeats = seen.get(slug) ?? 0;
+    seen.set(slug, repeats + 1);
+    return repeats === 0 ? slug : `${slug}-${repeats}`;
+  });
 }
 /** The timeline alone (`mgsift timeline --format md`): every item, one table. */
 export function renderTimelineMarkdown(doc: TimelineDoc): string {

@@ -186,9 +186,9 @@ export interface ReportUpdateRisks {
   targets?: number | undefined;
   /** Edges out of the current version, one row per risk and verdict. */
   current: RiskRow[];
-  /** Targets blocked without conditions (Cincinnati does not offer them). */
   /** Pre-release targets left out because the cluster's channel does not serve them. */
   preReleasesLeftOut?: { channel: string; count: number } | undefined;
+  /** Targets blocked without conditions (Cincinnati does not offer them). */
   blockedTargets: string[];
   /** Transitions of the ClusterVersion history with published risks. */
   taken: {
@@ -215,7 +215,6 @@ export interface Tool {
   builtinRules: number;
 }
 
-/** How `--only` / `--exclude` narrowed the rule pack, and the rules they left out (by id). */
 /** Rules that read data the user did not give (update-risk data): not a pass, not the archive's lack. */
 export interface NotRun {
   data: string;
@@ -225,6 +224,7 @@ export interface NotRun {
   note: string;
 }
 
+/** How `--only` / `--exclude` narrowed the rule pack, and the rules they left out (by id). */
 export interface RuleSelection {
   only: string[];
   exclude: string[];

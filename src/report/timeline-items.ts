@@ -14,8 +14,6 @@ import type { ConditionTransition, EventGroup } from '../facts/timeline-sources.
 import { parseTime, sortTimeline, verifiedLabel } from './common.js';
 import type { HistoryRow, TimelineItem, TimelineOmission } from './model.js';
 
-/** Lanes in display order. */
-export const TIMELINE_LANES = ['history', 'cvo', 'operator', 'node', 'event', 'alert', 'finding'] as const;
 
 export interface TimelineScope {
   /** Event groups kept: every type, or `Warning` only. */

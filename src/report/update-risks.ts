@@ -14,7 +14,7 @@ import type { ReportUpdateRisks, RiskRow } from './model.js';
 import { iso } from '../analysis/inspect.js';
 import { compareStrings, displayTime, httpUrl, sanitizeText } from './common.js';
 import type { JsonObject } from './json.js';
-import { mdText, table } from './md.js';
+import { mdText, mdUrl, table } from './md.js';
 import { compareVersions } from '../facts/version.js';
 
 /** What to do when no data was given (every format says it). */
@@ -75,7 +75,7 @@ function rowOf(risk: RiskVerdict): RiskRow {
 }
 
 /** `4.9.0, 4.9.4 … 4.9.12 (10 versions)`: long target lists stay one line. */
-export function targetsText(targets: readonly string[]): string {
+function targetsText(targets: readonly string[]): string {
   const sorted = [...targets].sort(compareVersions);
   if (sorted.length <= 4) return sorted.join(', ');
   return `${sorted[0]}, ${sorted[1]} … ${sorted.at(-1)} (${sorted.length} versions)`;
@@ -171,14 +171,12 @@ interface RowView {
   reason: string;
   message: string | null;
   href: string | null;
-  url: string | null;
   promql: string | null;
   evidence: string[];
 }
 
 export interface UpdateRisksView {
   summary: string;
-  hasData: boolean;
   rows: RowView[];
   hasRows: boolean;
   taken: { edge: string; when: string; state: string; rows: RowView[]; blocked: string | null }[];
@@ -199,13 +197,11 @@ export function updateRisksView(r: ReportUpdateRisks): UpdateRisksView {
     reason: s(row.reason),
     message: row.message ? s(row.message) : null,
     href: row.url ? (httpUrl(row.url) ?? null) : null,
-    url: row.url ? s(row.url) : null,
     promql: row.promql ? s(row.promql) : null,
     evidence: row.evidence.flatMap((e) => e.sources.slice(0, 3).map((src) => s(`${e.labels} ← ${src}`))).slice(0, 5),
   });
   return {
     summary: s(updateRisksSummary(r)),
-    hasData: r.data !== undefined,
     rows: r.current.map(view),
     hasRows: r.current.length > 0,
     taken: r.taken.map((t) => ({
@@ -222,10 +218,10 @@ export function updateRisksView(r: ReportUpdateRisks): UpdateRisksView {
   };
 }
 
-/** `[name](url)` for an http(s) URL (parentheses and spaces encoded), else the name. */
+/** `[name](url)` for an http(s) URL, else the name. */
 function mdLink(name: string, url: string | undefined): string {
   const href = url ? httpUrl(url) : undefined;
-  return href ? `[${mdText(name)}](${href.replace(/[()\s]/g, encodeURIComponent)})` : mdText(name);
+  return href ? `[${mdText(name)}](${mdUrl(href)})` : mdText(name);
 }
 
 function verdictText(v: RiskRow['verdict']): string {
@@ -244,11 +240,11 @@ export function updateRisksMarkdown(r: ReportUpdateRisks): string[] {
         ['Risk', 'Verdict', `Targets from ${r.currentVersion ?? '?'}`, 'Why'],
         r.current.map((row) => [
           mdLink(row.name, row.url),
-          mdText(`${verdictText(row.verdict)}${row.inProgress ? ' (update in progress)' : ''}`),
-          mdText(targetsText(row.targets)),
-          mdText(row.reason),
+          `${verdictText(row.verdict)}${row.inProgress ? ' (update in progress)' : ''}`,
+          targetsText(row.targets),
+          row.reason,
         ]),
-        new Set([0, 1, 2, 3]),
+        new Set([0]),
       ),
     );
   }

@@ -4,6 +4,7 @@
  * operator's update recommendations, their risks and the update gates. JSON, Markdown and the
  * HTML view model, each from the {@link ClusterVerdicts} of the report.
  */
+import { describeObject } from '../engine/diagnosis.js';
 import type { AlertRow, ClusterVerdicts, ConditionRow, UpdateRiskRow } from './model.js';
 import { displayTime, httpUrl, sanitizeText } from './common.js';
 import { put, type JsonObject } from './json.js';
@@ -79,7 +80,7 @@ function conditionJson(c: ConditionRow): JsonObject {
 }
 
 /** Whether the section has anything to say (the archive held alerts or a ClusterVersion). */
-export function hasVerdicts(v: ClusterVerdicts): boolean {
+function hasVerdicts(v: ClusterVerdicts): boolean {
   return v.alerts !== undefined || v.updates !== undefined;
 }
 
@@ -102,8 +103,7 @@ function alertsSummary(v: ClusterVerdicts): string {
 }
 
 function objectText(a: AlertRow): string {
-  if (a.object === undefined) return '';
-  return `${a.object.kind} ${a.object.namespace !== undefined ? `${a.object.namespace}/` : ''}${a.object.name}`;
+  return a.object === undefined ? '' : describeObject(a.object);
 }
 
 function alertText(a: AlertRow): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderMarkdown } from '../../src/report/markdown.js';
+import { findingSlugs, renderMarkdown } from '../../src/report/markdown.js';
 import { fenced, mdCell, mdText } from '../../src/report/md.js';
 import { sanitizeText } from '../../src/report/common.js';
 import { FINAL_SYNC_LINE, healthyReport, HOSTILE_LINE, manyEntriesReport, rollbackReport, seed000Report } from './fixtures.js';
@@ -151,3 +151,18 @@ describe('renderMarkdown', () => {
     expect(mdText('<b>&amp;')).toBe('&lt;b&gt;&amp;amp;');
   });
 });
+
+describe('findingSlugs', () => {
+  it('links each table row to its own heading, as GitHub names it: the key included, repeats numbered', () => {
+    const finding = (title: string, key?: string): Parameters<typeof findingSlugs>[0][number] =>
+      ({ ...rollbackReport().findings[0]!, severity: 'warning', title, ...(key !== undefined ? { key } : {}) });
+    expect(findingSlugs([finding('A firing alert', 'KubePodCrashLooping'), finding('A firing alert', 'Watchdog'), finding('Same title'), finding('Same title'), finding('!!!')])).toEqual([
+      'warning-a-firing-alert--kubepodcrashlooping',
+      'warning-a-firing-alert--watchdog',
+      'warning-same-title',
+      'warning-same-title-1',
+      'warning',
+    ]);
+  });
+});
+
