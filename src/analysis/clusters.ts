@@ -12,9 +12,6 @@ export class ClusterRoots implements ParallelConsumer<[string, string][]> {
   /** Cluster ID → the first root (or file) it was read from. */
   private readonly ids = new Map<string, string>();
 
-  /** In a worker thread `ids` holds one entry's IDs, handed over by `takeEntry` and then cleared. */
-  keepEntriesApart(): void {}
-
   takeEntry(): [string, string][] {
     const taken = [...this.ids];
     this.ids.clear();

@@ -15,9 +15,6 @@ export class BareLogRecogniser implements ParallelConsumer<{ logs: number; notLo
 
   constructor(readonly bareInput: boolean) {}
 
-  /** In a worker thread the counts are each entry's own, handed over by `takeEntry` and then reset. */
-  keepEntriesApart(): void {}
-
   takeEntry(): { logs: number; notLogs: number } {
     const taken = { logs: this.logs, notLogs: this.notLogs };
     this.logs = 0;

@@ -133,9 +133,6 @@ export class FactsCollector implements ParallelConsumer<FactsTaken> {
     if (isCvo) this.pods.push({ ...pod, build: summary.build, firstTime: summary.firstTime, lastTime: summary.lastTime, moments: facts.moments });
   }
 
-  /** Nothing to set apart: `takeEntry` empties what the entry filled. */
-  keepEntriesApart(): void {}
-
   takeEntry(): FactsTaken {
     const cv = this.clusterVersion;
     const taken: FactsTaken = {

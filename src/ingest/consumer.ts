@@ -5,12 +5,11 @@ import type { Pick } from '../parsers/yaml-block.js';
 /** What a consumer needs of an entry, decided from its classified path before a byte is read. */
 export interface Need {
   /**
-   * Parsed Kubernetes objects (YAML or JSON files; Lists expanded). `'metadata'`: only their
-   * `apiVersion`, `kind` and `metadata` are read, when no other consumer needs more (a YAML
-   * file is then parsed faster; the objects may hold more). A {@link Pick}: the keys of the
-   * document it names (a List's items under `items`), on the same terms.
+   * Parsed Kubernetes objects (YAML or JSON files; Lists expanded). A {@link Pick}: only the keys
+   * of the document it names (a List's items under `items`) are read, when no other consumer
+   * needs more (a YAML file is then parsed faster; the objects may hold more).
    */
-  objects?: boolean | 'metadata' | Pick;
+  objects?: boolean | Pick;
   /** Raw bytes (logs and other text), chunk by chunk. */
   text?: boolean;
 }
@@ -60,7 +59,8 @@ export interface WalkSummary {
  * through the same code that adds what an entry read on this thread yields.
  */
 export interface ParallelConsumer<T = unknown> extends EntryConsumer {
-  keepEntriesApart(): void;
+  /** Absent when the consumer holds nothing per entry that it must keep apart. */
+  keepEntriesApart?(): void;
   /** What the entry just read yielded (structured-cloneable); the consumer forgets it. */
   takeEntry(): T;
   mergeEntry(taken: T): void;

@@ -109,7 +109,7 @@ port.on('message', (message: ToWorker) => {
     queue = queue
       .then(async () => {
         const consumers = await factory.createConsumers(message.options);
-        for (const consumer of consumers) if (isParallel(consumer)) consumer.keepEntriesApart();
+        for (const consumer of consumers) if (isParallel(consumer)) consumer.keepEntriesApart?.();
         input = { consumers, limits: message.limits };
       })
       .catch(fatal);

@@ -103,6 +103,14 @@ export async function walk(source: Source, consumers: readonly EntryConsumer[], 
       if (classified.kind === 'pod-log') countPodLog(summary, entry.size);
       continue;
     }
+    // What the read left unread, told in archive order: a failure, a cut by a limit, lines cut,
+    // and for an object file its first parse problem (a part not parsed may lack what a rule seeks).
+    const tellUnread = (outcome: EntryOutcome, cut: string | undefined, parseProblem: string | undefined): void => {
+      if (outcome.failed !== undefined) unread(outcome.failed);
+      if (cut !== undefined) unread(cut);
+      if (outcome.unreadPart !== undefined) unread(outcome.unreadPart);
+      if (wantObjects && parseProblem !== undefined) unread(parseProblem);
+    };
     const merged = (bytes: number, clean: boolean): void => {
       if (wantObjects && classified.kind === 'list' && clean) coveredByList.add(listKey(classified));
       summary.bytesRead += bytes;
@@ -118,11 +126,7 @@ export async function walk(source: Source, consumers: readonly EntryConsumer[], 
           for (const [i, consumer] of consumers.entries()) if (isParallel(consumer)) consumer.mergeEntry(read.taken[i]);
           const kept = read.problems.map((problem) => inOrder.record(problem));
           problems.dropped += read.dropped;
-          if (read.failed !== undefined) unread(read.failed);
-          if (cut !== undefined) unread(cut);
-          if (read.unreadPart !== undefined) unread(read.unreadPart);
-          // As on this thread: the entry's first problem, when kept, names the part not parsed.
-          if (wantObjects && read.problems[0] !== undefined && kept[0]) unread(read.problems[0].reason);
+          tellUnread(read, cut, kept[0] ? read.problems[0]?.reason : undefined);
           merged(read.bytes, read.problems.length + read.dropped === 0);
           if (pendingLists.get(listKey(classified)) === slot) pendingLists.delete(listKey(classified));
         });
@@ -135,14 +139,7 @@ export async function walk(source: Source, consumers: readonly EntryConsumer[], 
       ...options,
       onRead: (bytes) => options.onProgress?.({ bytesRead: summary.bytesRead + bytes, input: source.position?.() }),
     });
-    if (read.failed !== undefined) unread(read.failed);
-    // A limit cut the entry: what its rest would have given is unknown (the part read was scanned).
-    const cut = entry.cutShort?.();
-    if (cut !== undefined) unread(cut);
-    if (read.unreadPart !== undefined) unread(read.unreadPart);
-    // An object file with a part not parsed (a limit, a broken document) may lack what a rule seeks.
-    const parseProblem = problems.items[problemsKept];
-    if (wantObjects && parseProblem !== undefined) unread(parseProblem.reason);
+    tellUnread(read, entry.cutShort?.(), problems.items[problemsKept]?.reason);
     merged(read.bytes, problems.items.length + problems.dropped === problemsBefore);
   }
   await inOrder?.drained();
@@ -281,7 +278,7 @@ async function readObjects(
   const bytes = buffer.length;
   // Only some keys wanted (identities, a few fields): the lines that hold them are cut from the bytes, the rest never decoded.
   const pick = classified.format !== 'json' ? pickOf(needs) : undefined;
-  const picked = pick ? pickLines(buffer, pick === METADATA ? METADATA : topLevel(pick)) : undefined;
+  const picked = pick ? pickLines(buffer, topLevel(pick)) : undefined;
   const text = (picked ?? buffer).toString('utf8');
   // Lines are told in the file as it is (the picked lines keep its documents and items).
   const whole = picked ? buffer : undefined;
@@ -309,27 +306,18 @@ class LazyPlace implements ObjectPlace {
   }
 }
 
-/** What `objects: 'metadata'` reads of a YAML document: an object's, or each List item's. */
-const METADATA: Pick = { apiVersion: true, kind: true, metadata: true, items: { apiVersion: true, kind: true, metadata: true } };
-
-/** What the consumers' needs read of a YAML document, when none needs it whole: the union of their picks. */
+/**
+ * What the consumers' needs read of a YAML document, when none needs it whole: their pick when
+ * they agree on one (one consumer picks today), else undefined (the document is read whole).
+ */
 function pickOf(needs: readonly (Need | undefined)[]): Pick | undefined {
   let out: Pick | undefined;
   for (const need of needs) {
     const objects = need?.objects;
     if (objects === true) return undefined;
     if (!objects) continue;
-    const pick = objects === 'metadata' ? METADATA : objects;
-    out = out === undefined || out === pick ? pick : union(out, pick);
-  }
-  return out;
-}
-
-function union(a: Pick, b: Pick): Pick {
-  const out: Record<string, Pick | true> = { ...a };
-  for (const [key, inner] of Object.entries(b)) {
-    const mine = out[key];
-    out[key] = mine === undefined ? inner : mine === true || inner === true ? true : union(mine, inner);
+    if (out !== undefined && out !== objects) return undefined;
+    out = objects;
   }
   return out;
 }
