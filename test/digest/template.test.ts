@@ -132,3 +132,14 @@ describe('Drain merging', () => {
     expect(bestTemplate([template], tokenize('Static pod etcd is not ready'))).toBeUndefined();
   });
 });
+
+describe('<host> in a rule made from a template', () => {
+  it('matches any host name, not only the AWS form it was seen in', () => {
+    const template = maskMessage('"Error getting node" err="node \\"ip-10-0-195-177.ec2.internal\\" not found"');
+    expect(template).toContain('<host>');
+    const regex = new RegExp(templateRegex(template));
+    expect(regex.test('"Error getting node" err="node \\"ip-10-0-187-218.ec2.internal\\" not found"')).toBe(true);
+    expect(regex.test('"Error getting node" err="node \\"master-2.ci-ln-x.rhcloud.com\\" not found"')).toBe(true);
+  });
+});
+

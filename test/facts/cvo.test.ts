@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CvoLogFacts, matchCvoMoment, parseCvoBuild } from '../../src/facts/cvo.js';
+import { CvoLogFacts, matchCvoMoment, mayCarryCvoFact, parseCvoBuild } from '../../src/facts/cvo.js';
 
 // Lines from seed 000 (BZ 1916384, comments 8-10): the outgoing 4.5.21 CVO pod
 // cluster-version-operator-59bc479b54-h54zb, bare klog (no must-gather prefix).
@@ -149,3 +149,17 @@ describe('CvoLogFacts', () => {
     expect(facts.moments[0]?.text.length).toBe(2000);
   });
 });
+
+describe('CVO stops: lease lost and shutdown moments', () => {
+  it('recognises a lost leader lease and both shutdown lines, with the reason', () => {
+    const lease = 'E0429 23:59:02.123456       1 leaderelection.go:325] error retrieving resource lock openshift-cluster-version/version: failed to renew lease openshift-cluster-version/version: timed out waiting for the condition';
+    const terminated = 'I0429 23:59:03.000000       1 start.go:190] Shutting down due to terminated';
+    const stopped = 'I0429 23:59:04.000000       1 start.go:260] Stopped leading; shutting down.';
+    for (const line of [lease, terminated, stopped]) expect(mayCarryCvoFact(line)).toBe(true);
+    expect(matchCvoMoment(lease)).toMatchObject({ kind: 'lease-lost' });
+    expect(matchCvoMoment(terminated)).toMatchObject({ kind: 'shutdown', reason: 'terminated' });
+    expect(matchCvoMoment(stopped)).toMatchObject({ kind: 'shutdown', reason: 'stopped leading' });
+    expect(matchCvoMoment('I0429 23:59:05.000000       1 sync_worker.go:1] the lease is fine')).toBeUndefined();
+  });
+});
+

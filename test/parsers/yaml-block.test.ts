@@ -133,3 +133,32 @@ function expectSameAsJsYaml(texts: readonly string[]): number {
   }
   return outside;
 }
+
+describe('parseBlockYaml with a pick', () => {
+  it('reads only the keys picked and steps over the rest: quoted values wrapped over lines as Go\'s YAML writes them, a sequence at the key\'s own indentation', () => {
+    const text = [
+      'apiVersion: v1',
+      'kind: ConfigMap',
+      'metadata:',
+      '  name: a',
+      '  annotations:',
+      '    note: "a quoted value',
+      '      wrapped: onto a line that looks like a key"',
+      '  namespace: ns',
+      'message: "a top-level quoted value',
+      '  kind: wrapped onto a line that looks like a key"',
+      'finalizers:',
+      '- one',
+      '- two',
+      'data:',
+      '  key: value',
+      '',
+    ].join('\n');
+    const pick = { kind: true, metadata: { name: true, namespace: true }, data: true } as const;
+    expect(parseBlockYaml(text, 256, pick)).toEqual({ kind: 'ConfigMap', metadata: { name: 'a', namespace: 'ns' }, data: { key: 'value' } });
+    // What is picked reads as the whole parse does.
+    const whole = yaml.load(text) as { kind: string; metadata: { name: string; namespace: string }; data: unknown };
+    expect(parseBlockYaml(text, 256, pick)).toEqual({ kind: whole.kind, metadata: { name: whole.metadata.name, namespace: whole.metadata.namespace }, data: whole.data });
+  });
+});
+
