@@ -452,7 +452,8 @@ export function ensureRealCopies({ cacheDir = DEFAULT_CACHE, source = 'auto', lo
   const name = `mg-${sourceName}-image-x${REAL_COPIES}-v${GENERATOR_VERSION}`;
   const manifestPath = join(cacheDir, `${name}.json`);
   const path = join(cacheDir, `${name}.tar.gz`);
-  if (existsSync(manifestPath) && existsSync(path)) return JSON.parse(readFileSync(manifestPath, 'utf8'));
+  // The manifest may come from another checkout's cache (copied or moved): the archive is the one here.
+  if (existsSync(manifestPath) && existsSync(path)) return { ...JSON.parse(readFileSync(manifestPath, 'utf8')), path };
   const started = Date.now();
   log(`building ${relative(REPO, path)} (${sources.kind === 'real' ? REAL_ARCHIVES[0] : relative(REPO, root)}'s image folder ×${REAL_COPIES})`);
   const image = imageDir(root);
