@@ -9,13 +9,14 @@ import { Problems } from '../core/problems.js';
 import type { Limits } from '../core/limits.js';
 import type { Entry } from '../sources/types.js';
 import { isParallel, type EntryConsumer } from './consumer.js';
-import type { EntryPart, EntryWorkerData, FromWorker, ToWorker } from './pool.js';
+import type { EntryPart, EntryWorkerStart, FromWorker, ToWorker } from './pool.js';
 import { readEntry } from './walk.js';
 import { Channel } from '../core/channel.js';
 
 const port = parentPort;
 if (port === null) throw new Error('entry-worker.js runs only as a worker thread');
-const data = workerData as EntryWorkerData;
+const data = workerData as EntryWorkerStart;
+const reading = new Int32Array(data.reading);
 const factory = (await import(data.consumers)) as { createConsumers(options: unknown): Promise<EntryConsumer[]> };
 let input: { consumers: EntryConsumer[]; limits: Limits } | undefined;
 
@@ -91,6 +92,7 @@ function startEntry(seq: number, start: NonNullable<EntryPart['start']>): Body {
     .then(async () => {
       if (!input) throw new Error('an entry came before its input began');
       const { consumers, limits } = input;
+      Atomics.store(reading, 0, seq);
       const problems = new Problems();
       const { bytes, failed, unreadPart } = await readEntry(entry, start.classified, consumers, start.needs, { problems, limits });
       const taken = consumers.map((consumer) => (isParallel(consumer) ? consumer.takeEntry() : undefined));

@@ -34,6 +34,15 @@ export interface EntryWorkerData {
   consumers: string;
 }
 
+/** What each worker is started with besides {@link EntryWorkerData}. */
+export interface EntryWorkerStart extends EntryWorkerData {
+  /**
+   * One Int32: the sequence number of the entry the worker is reading, so that a worker that
+   * dies is told by the entry it died on (answers to the entries before it may not have left yet).
+   */
+  reading: SharedArrayBuffer;
+}
+
 /** One entry's answer: what each consumer took (by position), the bytes read and the problems. */
 export interface EntryRead {
   bytes: number;
@@ -230,7 +239,8 @@ export class EntryPool {
   }
 
   private start(data: EntryWorkerData): PoolWorker {
-    const worker = new Worker(new URL('./entry-worker.js', import.meta.url), { workerData: data });
+    const reading = new Int32Array(new SharedArrayBuffer(4)).fill(-1);
+    const worker = new Worker(new URL('./entry-worker.js', import.meta.url), { workerData: { ...data, reading: reading.buffer } satisfies EntryWorkerStart });
     const self: PoolWorker = { worker, inFlight: 0, pending: new Map(), block: undefined, used: 0, parts: [], open: undefined };
     let crash: unknown;
     worker.on('message', (message: FromWorker) => {
@@ -248,9 +258,9 @@ export class EntryPool {
     worker.on('exit', (code) => {
       // Any end but `close` fails the run: entries could still be sent to this worker.
       if (this.failure === undefined && !this.closing) {
-        const first = [...self.pending.values()][0];
+        const at = self.pending.get(Atomics.load(reading, 0)) ?? [...self.pending.values()][0];
         const why = crash !== undefined ? describeError(crash) : `exit code ${code}`;
-        this.fail(new WorkerStopped(`a worker thread stopped (${why})${first ? ` while reading ${first.path}` : ''}; --threads 1 reads without worker threads`));
+        this.fail(new WorkerStopped(`a worker thread stopped (${why})${at ? ` while reading ${at.path}` : ''}; --threads 1 reads without worker threads`));
       }
     });
     return self;

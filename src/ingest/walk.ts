@@ -49,6 +49,50 @@ export async function walk(source: Source, consumers: readonly EntryConsumer[], 
   /** The first path of each logical log: one log per namespace, pod, container and stream. */
   const logicalLogs = new Map<string, string>();
 
+  /** Tells the consumers that need an entry what its read left unread, in archive order. */
+  const unread = (classified: ClassifiedEntry, needs: readonly (Need | undefined)[], reason: string): void => {
+    consumers.forEach((consumer, i) => {
+      if (needs[i]) consumer.unread?.(classified, reason);
+    });
+  };
+  // What the read left unread: a failure, a cut by a limit, lines cut, and for an object file
+  // its first parse problem (a part not parsed may lack what a rule seeks).
+  const tellUnread = (classified: ClassifiedEntry, needs: readonly (Need | undefined)[], outcome: EntryOutcome, cut: string | undefined, parseProblem: string | undefined): void => {
+    if (outcome.failed !== undefined) unread(classified, needs, outcome.failed);
+    if (cut !== undefined) unread(classified, needs, cut);
+    if (outcome.unreadPart !== undefined) unread(classified, needs, outcome.unreadPart);
+    if (wantsObjects(classified, needs) && parseProblem !== undefined) unread(classified, needs, parseProblem);
+  };
+  const merged = (classified: ClassifiedEntry, needs: readonly (Need | undefined)[], bytes: number, clean: boolean): void => {
+    if (wantsObjects(classified, needs) && classified.kind === 'list' && clean) coveredByList.add(listKey(classified));
+    summary.bytesRead += bytes;
+    if (classified.kind === 'pod-log') countPodLog(summary, bytes);
+  };
+  /** Hands an entry to the pool; what it yields is merged in its slot. Resolves once its bytes are handed over. */
+  const readInPool = async (
+    pool: EntryPool,
+    inOrder: InOrder,
+    entry: Entry,
+    slot: number,
+    classified: ClassifiedEntry,
+    needs: readonly (Need | undefined)[],
+    heldCut: string | undefined,
+  ): Promise<void> => {
+    const { answer } = await pool.read(entry, classified, needs);
+    const cut = heldCut ?? entry.cutShort?.();
+    void answer.then((read) => {
+      inOrder.fill(slot, () => {
+        for (const [i, consumer] of consumers.entries()) if (isParallel(consumer)) consumer.mergeEntry(read.taken[i]);
+        const kept = read.problems.map((problem) => inOrder.record(problem));
+        problems.dropped += read.dropped;
+        tellUnread(classified, needs, read, cut, kept[0] ? read.problems[0]?.reason : undefined);
+        merged(classified, needs, read.bytes, read.problems.length + read.dropped === 0);
+        if (pendingLists.get(listKey(classified)) === slot) pendingLists.delete(listKey(classified));
+      });
+    }, (err: unknown) => inOrder.fail(err));
+  };
+  const held = new HeldBodies();
+
   for await (const entry of source.entries()) {
     // Directory entries are an artifact of the container (zip often has none): not counted.
     if (entry.type === 'directory') {
@@ -80,57 +124,47 @@ export async function walk(source: Source, consumers: readonly EntryConsumer[], 
     if (logKey !== undefined) logicalLogs.set(logKey, entry.path);
 
     const needs = consumers.map((consumer) => consumer.need(classified));
-    const unread = (reason: string): void => {
-      consumers.forEach((consumer, i) => {
-        if (needs[i]) consumer.unread?.(classified, reason);
-      });
-    };
     if (entry.skipped !== undefined) {
       // With a pool, after what the entries before it yield (the first reason a rule is not checked is kept).
       const skipped = entry.skipped;
-      if (inOrder) inOrder.fill(inOrder.reserve(), () => unread(skipped));
-      else unread(skipped);
+      if (inOrder) inOrder.fill(inOrder.reserve(), () => unread(classified, needs, skipped));
+      else unread(classified, needs, skipped);
       continue;
     }
-    const wantObjects = needs.some((need) => need?.objects) && classified.format !== 'text';
+    const wantObjects = wantsObjects(classified, needs);
     const wantText = needs.some((need) => need?.text);
     // must-gather writes each object of a listed resource twice: in the List and in its own file.
     const mayBeDuplicate = !wantText && classified.kind !== 'list';
     const pendingList = mayBeDuplicate ? pendingLists.get(listKey(classified)) : undefined;
-    if (pendingList !== undefined) await inOrder?.through(pendingList);
+    if (pendingList !== undefined && pool && inOrder) {
+      // Its List is still being read by a worker: rather than wait for it (every worker idle
+      // meanwhile), its bytes are held and it is read, or dropped as a copy, once the List is merged.
+      if (wantObjects && held.fits(entry.size)) {
+        const slot = inOrder.reserve();
+        const body = await held.take(entry);
+        const cut = entry.cutShort?.();
+        const key = listKey(classified);
+        void inOrder
+          .through(pendingList)
+          .then(() => {
+            held.release(body);
+            if (coveredByList.has(key)) inOrder.fill(slot, () => undefined);
+            else return readInPool(pool, inOrder, { ...entry, body: () => body }, slot, classified, needs, cut);
+          })
+          .catch((err: unknown) => inOrder.fail(err));
+        continue;
+      }
+      await inOrder.through(pendingList);
+    }
     const duplicate = mayBeDuplicate && coveredByList.has(listKey(classified));
     if ((!wantObjects && !wantText) || duplicate) {
       if (classified.kind === 'pod-log') countPodLog(summary, entry.size);
       continue;
     }
-    // What the read left unread, told in archive order: a failure, a cut by a limit, lines cut,
-    // and for an object file its first parse problem (a part not parsed may lack what a rule seeks).
-    const tellUnread = (outcome: EntryOutcome, cut: string | undefined, parseProblem: string | undefined): void => {
-      if (outcome.failed !== undefined) unread(outcome.failed);
-      if (cut !== undefined) unread(cut);
-      if (outcome.unreadPart !== undefined) unread(outcome.unreadPart);
-      if (wantObjects && parseProblem !== undefined) unread(parseProblem);
-    };
-    const merged = (bytes: number, clean: boolean): void => {
-      if (wantObjects && classified.kind === 'list' && clean) coveredByList.add(listKey(classified));
-      summary.bytesRead += bytes;
-      if (classified.kind === 'pod-log') countPodLog(summary, bytes);
-    };
     if (pool && inOrder) {
       const slot = inOrder.reserve();
       if (wantObjects && classified.kind === 'list') pendingLists.set(listKey(classified), slot);
-      const { answer } = await pool.read(entry, classified, needs);
-      const cut = entry.cutShort?.();
-      void answer.then((read) => {
-        inOrder.fill(slot, () => {
-          for (const [i, consumer] of consumers.entries()) if (isParallel(consumer)) consumer.mergeEntry(read.taken[i]);
-          const kept = read.problems.map((problem) => inOrder.record(problem));
-          problems.dropped += read.dropped;
-          tellUnread(read, cut, kept[0] ? read.problems[0]?.reason : undefined);
-          merged(read.bytes, read.problems.length + read.dropped === 0);
-          if (pendingLists.get(listKey(classified)) === slot) pendingLists.delete(listKey(classified));
-        });
-      }, (err: unknown) => inOrder.fail(err));
+      await readInPool(pool, inOrder, entry, slot, classified, needs, undefined);
       continue;
     }
     const problemsBefore = problems.items.length + problems.dropped;
@@ -139,8 +173,8 @@ export async function walk(source: Source, consumers: readonly EntryConsumer[], 
       ...options,
       onRead: (bytes) => options.onProgress?.({ bytesRead: summary.bytesRead + bytes, input: source.position?.() }),
     });
-    tellUnread(read, entry.cutShort?.(), problems.items[problemsKept]?.reason);
-    merged(read.bytes, problems.items.length + problems.dropped === problemsBefore);
+    tellUnread(classified, needs, read, entry.cutShort?.(), problems.items[problemsKept]?.reason);
+    merged(classified, needs, read.bytes, problems.items.length + problems.dropped === problemsBefore);
   }
   await inOrder?.drained();
 
@@ -171,6 +205,62 @@ function listKey(entry: ClassifiedEntry): string {
 function countPodLog(summary: WalkSummary, bytes: number | undefined): void {
   summary.podLogs++;
   summary.podLogBytes += bytes ?? 0;
+}
+
+/** Whether some consumer needs the entry's objects and it can hold them. */
+function wantsObjects(classified: ClassifiedEntry, needs: readonly (Need | undefined)[]): boolean {
+  return needs.some((need) => need?.objects) && classified.format !== 'text';
+}
+
+/** Total bytes of entries held while their List is read (see the walk), and the most one entry may hold. */
+const HELD_MAX_BYTES = 8 * 1024 * 1024;
+const HELD_ENTRY_MAX_BYTES = 1024 * 1024;
+
+/** Bodies of entries held in memory until their List is merged, within {@link HELD_MAX_BYTES}. */
+class HeldBodies {
+  private bytes = 0;
+
+  /** Whether an entry of this size (undefined: unknown) may be held now. */
+  fits(size: number | undefined): boolean {
+    return size !== undefined && size <= HELD_ENTRY_MAX_BYTES && this.bytes + size <= HELD_MAX_BYTES;
+  }
+
+  /**
+   * Reads the entry's body into one buffer of its own (the decoder's chunks it came in are
+   * larger, and would stay alive with it) and gives it back as a body, failing where it failed.
+   */
+  async take(entry: Entry): Promise<HeldBody> {
+    const chunks: Buffer[] = [];
+    let failure: unknown;
+    try {
+      for await (const chunk of entry.body()) chunks.push(chunk);
+    } catch (err) {
+      failure = err;
+    }
+    const bytes = Buffer.concat(chunks);
+    this.bytes += bytes.length;
+    return new HeldBody(bytes, failure);
+  }
+
+  release(body: HeldBody): void {
+    this.bytes -= body.length;
+  }
+}
+
+class HeldBody implements AsyncIterable<Buffer> {
+  constructor(
+    private readonly bytes: Buffer,
+    private readonly failure: unknown,
+  ) {}
+
+  get length(): number {
+    return this.bytes.length;
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<Buffer> {
+    if (this.bytes.length > 0) yield this.bytes;
+    if (this.failure !== undefined) throw this.failure;
+  }
 }
 
 /**
