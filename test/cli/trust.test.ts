@@ -65,6 +65,20 @@ describe('-o: output paths are checked before the analysis, each failure one lin
     expect(readdirSync(dir)).toEqual(['taken']);
   });
 
+  it('an analysis that fails takes away the folders -o made for it, and leaves a folder that was there', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'notes.txt'), 'customer notes\n');
+    mkdirSync(join(dir, 'kept'));
+    const failing = (output: string) => bounded(['analyze', join(dir, 'notes.txt'), '-o', output]);
+    for (const output of [join(dir, 'kept', 'new', 'deeper'), join(dir, 'kept', 'new', 'r.md'), join(dir, 'kept')]) {
+      const run = failing(output);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/^mgsift: error: .*notes\.txt: no must-gather, inspect or gather-extra tree, and no log/);
+      expect(readdirSync(dir).sort()).toEqual(['kept', 'notes.txt']);
+      expect(readdirSync(join(dir, 'kept'))).toEqual([]);
+    }
+  });
+
   it('-o report.html is a file (its format from the suffix), -o new/r.md makes its folder', () => {
     const dir = tempDir();
     expect(bounded(['analyze', HEALTHY, '-o', 'report.html', '-q'], 30_000, dir).code).toBe(0);

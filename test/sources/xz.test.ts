@@ -25,6 +25,20 @@ describe('xz decoders', () => {
     await expect(readAll(decode(createReadStream(truncated)), 64 * 1024 * 1024)).rejects.toThrow(/end of input|no progress is possible/i);
   });
 
+  it('the WebAssembly decoder names what is wrong: end of input, corrupt data, no xz stream', async () => {
+    const xz = readFileSync(archives['tar.xz']);
+    const corrupt = Buffer.from(xz);
+    for (let i = 1000; i < 1100; i++) corrupt[i]! ^= 0xff;
+    async function* once(bytes: Buffer): AsyncGenerator<Buffer> {
+      yield bytes;
+    }
+    const failure = (bytes: Buffer): Promise<Buffer> => readAll(unxzWithWasm(once(bytes)), 64 * 1024 * 1024);
+    await expect(failure(xz.subarray(0, 3000))).rejects.toThrow(/^xz: unexpected end of input$/);
+    await expect(failure(xz.subarray(0, 8))).rejects.toThrow(/^xz: unexpected end of input$/);
+    await expect(failure(corrupt)).rejects.toThrow(/^xz: corrupt data$/);
+    await expect(failure(Buffer.from('customer notes, not xz\n'))).rejects.toThrow(/^xz: not an xz stream$/);
+  });
+
   it('the WebAssembly decoder stops when its reader stops, and then decodes the next stream', async () => {
     const first = unxzWithWasm(createReadStream(archives['tar.xz']));
     expect((await first.next()).done).toBe(false);
