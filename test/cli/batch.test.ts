@@ -4,10 +4,12 @@
  * archives too, when /work/shared is there.
  */
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import yaml from 'js-yaml';
+import { defaultThreads, threadsFor } from '../../src/analysis/consumers.js';
 import { tempDir } from '../helpers/archives.js';
 import { mgsift } from '../helpers/cli.js';
 
@@ -201,6 +203,28 @@ describe('analyze on several inputs: exit codes, stdout, names', () => {
     const out = join(dir, '..', 'out');
     expect(mgsift(['analyze', dir, '-o', out, '--format', 'json', '-q']).code).toBe(0);
     expect(readdirSync(out)).toEqual(['report.json']);
+  });
+
+  it('--jobs × --threads stays within the cores: a larger --threads is lowered to cores ÷ jobs, with a note', () => {
+    const cores = availableParallelism();
+    const perJob = Math.max(1, Math.floor(cores / 2));
+    const asked = cores + 1;
+    const note = `--threads ${asked} lowered to ${perJob}: --jobs 2 × --threads stays within the ${cores} cores`;
+    const run = (args: string[]) => mgsift(['analyze', ...args, '-o', join(tempDir(), 'out'), '--format', 'json']);
+    const lowered = run([healthy, oldBoot, '--jobs', '2', '--threads', String(asked)]);
+    expect(lowered.code).toBe(0);
+    expect(lowered.stderr.split('\n')).toContain(note);
+    // Within the bound, or one input (one job whatever --jobs says): as asked, no note.
+    expect(run([healthy, oldBoot, '--jobs', '2', '--threads', String(perJob)]).stderr).not.toContain('lowered');
+    expect(run([healthy, '--jobs', '2', '--threads', String(asked)]).stderr).not.toContain('lowered');
+  });
+
+  it('--threads left out: an input that is not small gets the default threads, at most what each job may have', async () => {
+    const dir = join(SAMPLES, 'scenarios');
+    expect(await threadsFor(dir, 'auto')).toBe(defaultThreads());
+    expect(await threadsFor(dir, 'auto', 1)).toBe(1);
+    expect(await threadsFor(healthy, 'auto')).toBe(1); // small: workers would cost more than they save
+    expect(await threadsFor(dir, 3, 1)).toBe(3); // an explicit count is lowered before, with its note
   });
 
   it('--jobs must be a whole number of at least 1', () => {
