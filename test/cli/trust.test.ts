@@ -205,8 +205,8 @@ describe('list options do not eat the input', () => {
 describe('one logical log per namespace, pod, container and stream', () => {
   const CVO_POD = 'cluster-version-operator-849b4dcf9c-dl6zb';
   const imageOf = (mg: string): string => readdirSync(mg).find((name) => name.startsWith('quay-io'))!;
-  const cvoLog = (mg: string): string =>
-    join(mg, imageOf(mg), 'namespaces/openshift-cluster-version/pods', CVO_POD, 'cluster-version-operator/cluster-version-operator/logs/current.log');
+  const CVO_LOG = `namespaces/openshift-cluster-version/pods/${CVO_POD}/cluster-version-operator/cluster-version-operator/logs/current.log`;
+  const cvoLog = (mg: string): string => join(mg, imageOf(mg), CVO_LOG);
 
   interface Report {
     digest?: { lines: number };
@@ -232,6 +232,29 @@ describe('one logical log per namespace, pod, container and stream', () => {
       const places = finding.evidence.filter((e) => e.line !== undefined).map((e) => `${e.line}`);
       expect(new Set(places).size).toBe(places.length);
     }
+  });
+
+  it("an inspect's current.insecure.log is read beside current.log; a gather-extra .log.gz of the same log is skipped", () => {
+    const dir = tempDir();
+    const inspect = join(dir, 'inspect.local.5012345');
+    const image = join(MG_MINI, 'must-gather-aws', imageOf(join(MG_MINI, 'must-gather-aws')));
+    cpSync(join(image, 'namespaces', 'openshift-cluster-version'), join(inspect, 'namespaces', 'openshift-cluster-version'), { recursive: true });
+    cpSync(join(image, 'timestamp'), join(inspect, 'timestamp'));
+    const current = join(inspect, CVO_LOG);
+    const insecure = current.replace(/current\.log$/, 'current.insecure.log');
+    writeFileSync(insecure, '2021-08-03T10:00:00.000Z insecure fetch, line 1\n2021-08-03T10:00:01.000Z insecure fetch, line 2\n');
+    const pods = join(dir, 'prow/gather-extra/artifacts/pods');
+    mkdirSync(pods, { recursive: true });
+    writeFileSync(join(pods, `openshift-cluster-version_${CVO_POD}_cluster-version-operator.log.gz`), gzipSync(readFileSync(current)));
+    const run = bounded(['inspect', dir, '--json']);
+    expect(run.code).toBe(0);
+    const [facts] = JSON.parse(run.stdout) as [{ cvoPods: { file: string }[]; podLogs: number; problems: { path: string; reason: string }[] }];
+    const relative = (file: string): string => file.slice(dir.length + 1);
+    expect(facts.cvoPods.map((p) => p.file)).toEqual(expect.arrayContaining([relative(current), relative(insecure)]));
+    expect(facts.problems.map((p) => `${p.path}: ${p.reason}`)).toEqual([
+      `prow/gather-extra/artifacts/pods/openshift-cluster-version_${CVO_POD}_cluster-version-operator.log.gz: skipped as duplicate: the same log (openshift-cluster-version/${CVO_POD}/cluster-version-operator, current) was read from ${relative(current)}`,
+    ]);
+    expect(facts.podLogs).toBe(3); // current, current.insecure and previous
   });
 
   it('two image roots of one must-gather whose namespaces overlap count each log once', () => {
