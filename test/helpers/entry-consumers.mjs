@@ -1,6 +1,7 @@
 // Consumers for the entry-pool tests (test/ingest/threads.test.ts), built the same way on the
 // main thread and in each worker: a recorder of what it was handed, in order, which can throw
-// on one entry or end its thread on another.
+// on one entry or end its thread on another, or keep its thread from reading anything until
+// released (`stallUntil`: an Int32 in a SharedArrayBuffer, waited on while 0).
 
 /** Records objects and text per entry; a ParallelConsumer (its records are merged in archive order). */
 export class Recorder {
@@ -55,5 +56,6 @@ export class Recorder {
 
 export async function createConsumers(options) {
   if (options.failToStart) throw new Error('no consumers today');
+  if (options.stallUntil) Atomics.wait(new Int32Array(options.stallUntil), 0, 0);
   return [new Recorder(options)];
 }

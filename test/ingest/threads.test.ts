@@ -25,7 +25,7 @@ import { mgsift } from '../helpers/cli.js';
 
 const built = async <T>(path: string): Promise<T> => (await import(new URL(`../../dist/${path}`, import.meta.url).href)) as T;
 const { walk } = await built<typeof WalkModule>('ingest/walk.js');
-const { EntryPool } = await built<typeof PoolModule>('ingest/pool.js');
+const { EntryPool, BLOCK_BYTES, BYTES_IN_FLIGHT_PER_THREAD } = await built<typeof PoolModule>('ingest/pool.js');
 const { openInput } = await built<typeof OpenModule>('sources/open.js');
 const { Problems } = await built<typeof ProblemsModule>('core/problems.js');
 const { analyzeInput } = await built<typeof AnalyzeModule>('analysis/analyze.js');
@@ -41,6 +41,7 @@ interface RecorderOptions {
   throwOn?: string;
   exitOn?: string;
   failToStart?: boolean;
+  stallUntil?: SharedArrayBuffer;
 }
 interface Recorder extends EntryConsumer {
   events: string[];
@@ -121,6 +122,59 @@ describe('entries read in worker threads', () => {
       /^a worker thread stopped \(exit code 3\) while reading .*ns-06-b\/app\/app\/logs\/current\.log; --threads 1 reads without worker threads$/,
     );
     await expect(record(input, 2, {}, { failToStart: true })).rejects.toThrow(/^a worker thread stopped \(no consumers today\)/);
+  });
+});
+
+describe('the entry pool bounds the bytes sent and not yet taken', () => {
+  /** Eight logs of 1 MB, in blocks, handed to the pool as the walk does (each once the one before is handed over). */
+  async function feed(pool: InstanceType<typeof EntryPool>, progress: { pulled: number; handed: number }): Promise<unknown[]> {
+    const answers: Promise<PoolModule.EntryRead>[] = [];
+    for (let i = 0; i < 8; i++) {
+      const path = `ns/pods/p/app/app/logs/log-${i}.log`;
+      const body = async function* (): AsyncGenerator<Buffer> {
+        for (let at = 0; at < 1024 * 1024; at += BLOCK_BYTES) {
+          progress.pulled += BLOCK_BYTES;
+          yield Buffer.alloc(BLOCK_BYTES, 97 + i);
+        }
+      };
+      const classified = { kind: 'pod-log' as const, format: 'text' as const, rule: 'test', path };
+      const { answer } = await pool.read({ path, type: 'file', size: 1024 * 1024, body }, classified, [{ text: true }]);
+      progress.handed++;
+      answers.push(answer);
+    }
+    return (await Promise.all(answers)).map((read) => read.taken);
+  }
+
+  it('read() waits while a worker takes nothing, past BYTES_IN_FLIGHT_PER_THREAD × threads; released, everything is read', async () => {
+    const bound = BYTES_IN_FLIGHT_PER_THREAD; // one thread
+    expect(8 * 1024 * 1024).toBeGreaterThan(bound);
+    const gate = new Int32Array(new SharedArrayBuffer(4));
+    const release = (): void => {
+      Atomics.store(gate, 0, 1);
+      Atomics.notify(gate, 0);
+    };
+    const pool = new EntryPool(1, { consumers: RECORDER });
+    const free = new EntryPool(1, { consumers: RECORDER });
+    try {
+      pool.begin({ stallUntil: gate.buffer } satisfies RecorderOptions, DEFAULT_LIMITS);
+      const stalled = { pulled: 0, handed: 0 };
+      const reading = feed(pool, stalled);
+      // The worker is blocked before it reads anything: nothing it sends can wake the feeder.
+      while (stalled.pulled < bound) await new Promise(setImmediate);
+      for (let turn = 0; turn < 50; turn++) await new Promise(setImmediate);
+      expect(stalled.pulled).toBe(bound);
+      // Entries 0-2 are handed over; entry 3's last block fills the bound and waits for room.
+      expect(stalled.handed).toBe(bound / (1024 * 1024) - 1);
+      release();
+      const taken = await reading;
+      expect(stalled).toEqual({ pulled: 8 * 1024 * 1024, handed: 8 });
+      free.begin({}, DEFAULT_LIMITS);
+      expect(taken).toEqual(await feed(free, { pulled: 0, handed: 0 }));
+      expect(taken).toEqual(Array.from({ length: 8 }, (_, i) => [[`text ns/pods/p/app/app/logs/log-${i}.log 1048576 bytes`]]));
+    } finally {
+      release();
+      await Promise.all([pool.close(), free.close()]);
+    }
   });
 });
 
