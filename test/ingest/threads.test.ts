@@ -19,6 +19,7 @@ import type * as JsonModule from '../../src/report/json.js';
 import type * as LoadModule from '../../src/engine/load.js';
 import type * as ConsumersModule from '../../src/analysis/consumers.js';
 import type { EntryConsumer } from '../../src/ingest/consumer.js';
+import type { Entry } from '../../src/sources/types.js';
 import { DEFAULT_LIMITS } from '../../src/core/limits.js';
 import { tempDir } from '../helpers/archives.js';
 import { mgsift } from '../helpers/cli.js';
@@ -48,15 +49,16 @@ interface Recorder extends EntryConsumer {
 }
 const { createConsumers } = (await import(RECORDER)) as { createConsumers(options: RecorderOptions): Promise<Recorder[]> };
 
-const pod = (name: string, ns: string): string => `apiVersion: v1\nkind: Pod\nmetadata:\n  name: ${name}\n  namespace: ${ns}\n`;
+const pod = (name: string, ns: string, padding = 0): string =>
+  `apiVersion: v1\nkind: Pod\nmetadata:\n  name: ${name}\n  namespace: ${ns}\n${padding > 0 ? `  annotations:\n    padding: |\n${`      ${'x'.repeat(57)}\n`.repeat(Math.ceil(padding / 64))}` : ''}`;
 const listOf = (docs: string[]): string => `apiVersion: v1\nkind: List\nitems:\n${docs.map((d) => `- ${d.trimEnd().replaceAll('\n', '\n  ')}`).join('\n')}\n`;
 
 /**
  * A must-gather of many small namespaces (pods List, each pod's own file, a log each), so that
  * entries interleave over the workers; in `ns-03` the List cannot be parsed, and one log spans
- * several blocks.
+ * several blocks. `podBytes` pads a pod's own file to about that size.
  */
-function manyNamespaces(): string {
+function manyNamespaces(podBytes: (pod: string) => number = () => 0): string {
   const root = join(tempDir(), 'must-gather.local.1', 'quay-io-image');
   mkdirSync(root, { recursive: true });
   writeFileSync(join(root, 'timestamp'), '2021-08-03 10:14:13.632 +0000 UTC m=+0.1\n');
@@ -69,7 +71,7 @@ function manyNamespaces(): string {
     for (const p of pods) {
       const logs = join(dir, 'pods', p, 'app', 'app', 'logs');
       mkdirSync(logs, { recursive: true });
-      writeFileSync(join(dir, 'pods', p, `${p}.yaml`), pod(p, ns));
+      writeFileSync(join(dir, 'pods', p, `${p}.yaml`), pod(p, ns, podBytes(p)));
       const lines = n === 5 && p.endsWith('-a') ? 40_000 : 3;
       writeFileSync(join(logs, 'current.log'), Array.from({ length: lines }, (_, i) => `2021-08-03T10:00:00.000Z line ${i} of ${p}\n`).join(''));
     }
@@ -77,15 +79,38 @@ function manyNamespaces(): string {
   return join(root, '..', '..');
 }
 
-async function record(input: string, threads: number, options: RecorderOptions = {}, inWorkers = options): Promise<{ events: string[]; problems: string[] }> {
+/**
+ * What the recorder was handed from the input, on one thread or a pool of `threads`. With
+ * `stallUntil`, the workers take nothing until the walk is handed the entry whose path ends so.
+ */
+async function record(
+  input: string,
+  threads: number,
+  options: RecorderOptions = {},
+  inWorkers = options,
+  stallUntil?: string,
+): Promise<{ events: string[]; problems: string[] }> {
   const [recorder] = await createConsumers(options);
   const problems = new Problems();
   const limits = DEFAULT_LIMITS;
   const pool = threads > 1 ? new EntryPool(threads, { consumers: RECORDER }) : undefined;
-  pool?.begin(inWorkers, limits);
+  const gate = new Int32Array(new SharedArrayBuffer(4));
+  const release = (): void => {
+    Atomics.store(gate, 0, 1);
+    Atomics.notify(gate, 0);
+  };
+  pool?.begin(stallUntil === undefined ? inWorkers : { ...inWorkers, stallUntil: gate.buffer }, limits);
   try {
-    await walk(await openInput(input, { limits, problems }), [recorder!], { problems, limits, pool });
+    const source = await openInput(input, { limits, problems });
+    async function* entries(): AsyncGenerator<Entry> {
+      for await (const entry of source.entries()) {
+        if (stallUntil !== undefined && entry.path.endsWith(stallUntil)) release();
+        yield entry;
+      }
+    }
+    await walk({ input: source.input, container: source.container, position: source.position, entries }, [recorder!], { problems, limits, pool });
   } finally {
+    release();
     await pool?.close();
   }
   return { events: recorder!.events, problems: problems.items.map((p) => `${p.severity} ${p.path}: ${p.reason}`) };
@@ -106,6 +131,23 @@ describe('entries read in worker threads', () => {
     const long = single.events.find((e) => e.includes('ns-05-a/app/app/logs/current.log'));
     expect(Number(/ (\d+) bytes$/.exec(long ?? '')?.[1])).toBeGreaterThan(1024 * 1024);
     expect(single.problems).toEqual([expect.stringMatching(/^error .*namespaces\/ns-03\/core\/pods.yaml: YAML document 1: /)]);
+  });
+
+  // The workers take nothing until the walk is handed the first own file it cannot hold: the own
+  // files before it are held (their Lists still being read), it waits for its List. ns-03's List
+  // cannot be parsed, so its own files are read, one of them too big to hold.
+  const MB = 1024 * 1024;
+  it.each([
+    ['bigger than 1 MB', 'ns-02-a', (p: string) => (p === 'ns-02-a' ? 1.5 * MB : /^ns-0[01]-/.test(p) ? 0.6 * MB : 0)],
+    ['past 8 MB held in all', 'ns-02-c', (p: string) => (/^ns-0[012]-/.test(p) ? 0.95 * MB : 0)],
+  ])('an object file whose List a worker still reads is held, or waits when %s: the same as on one thread', async (_case, waits, size) => {
+    const input = manyNamespaces((p) => (p === 'ns-03-a' ? 1.5 * MB : p === 'ns-03-b' ? 0.6 * MB : size(p)));
+    const single = await record(input, 1);
+    const threaded = await record(input, 2, {}, {}, `/${waits}/${waits}.yaml`);
+    expect(threaded).toEqual(single);
+    const objects = single.events.filter((e) => e.startsWith('object '));
+    expect(objects).toHaveLength(36);
+    expect(objects.filter((e) => e.includes('/pods/'))).toEqual(['a', 'b', 'c'].map((p) => expect.stringContaining(`namespaces/ns-03/pods/ns-03-${p}/ns-03-${p}.yaml:1 Pod/ns-03-${p}`)));
   });
 
   it('a consumer that throws on one entry: that entry named, the others read, as on one thread', async () => {
