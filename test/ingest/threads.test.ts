@@ -1,7 +1,8 @@
 /**
  * Entries read in worker threads (`--threads`) give what reading them on the main thread gives:
  * the same report for every bundled sample and fixture, the same order-dependent facts, the same
- * partial result when one entry fails, and an error (never a hang) when a worker dies.
+ * partial result when one entry fails, and an error (never a hang) when a worker dies; and what
+ * waits on a slow worker (bytes in flight, object files held behind their List) stays bounded.
  *
  * Worker threads run the built modules (dist/), so these tests load the walk and the pool from
  * there too (`npm test` builds first).
@@ -79,38 +80,46 @@ function manyNamespaces(podBytes: (pod: string) => number = () => 0): string {
   return join(root, '..', '..');
 }
 
+/** A recorder's `stallUntil`: its worker reads nothing until released. */
+function stallGate(): { buffer: SharedArrayBuffer; release(): void } {
+  const gate = new Int32Array(new SharedArrayBuffer(4));
+  return {
+    buffer: gate.buffer,
+    release: () => {
+      Atomics.store(gate, 0, 1);
+      Atomics.notify(gate, 0);
+    },
+  };
+}
+
 /**
  * What the recorder was handed from the input, on one thread or a pool of `threads`. With
- * `stallUntil`, the workers take nothing until the walk is handed the entry whose path ends so.
+ * `releaseAt`, the workers take nothing until the walk is handed the entry whose path ends so.
  */
 async function record(
   input: string,
   threads: number,
   options: RecorderOptions = {},
   inWorkers = options,
-  stallUntil?: string,
+  releaseAt?: string,
 ): Promise<{ events: string[]; problems: string[] }> {
   const [recorder] = await createConsumers(options);
   const problems = new Problems();
   const limits = DEFAULT_LIMITS;
   const pool = threads > 1 ? new EntryPool(threads, { consumers: RECORDER }) : undefined;
-  const gate = new Int32Array(new SharedArrayBuffer(4));
-  const release = (): void => {
-    Atomics.store(gate, 0, 1);
-    Atomics.notify(gate, 0);
-  };
-  pool?.begin(stallUntil === undefined ? inWorkers : { ...inWorkers, stallUntil: gate.buffer }, limits);
+  const gate = stallGate();
+  pool?.begin(releaseAt === undefined ? inWorkers : { ...inWorkers, stallUntil: gate.buffer }, limits);
   try {
     const source = await openInput(input, { limits, problems });
     async function* entries(): AsyncGenerator<Entry> {
       for await (const entry of source.entries()) {
-        if (stallUntil !== undefined && entry.path.endsWith(stallUntil)) release();
+        if (releaseAt !== undefined && entry.path.endsWith(releaseAt)) gate.release();
         yield entry;
       }
     }
     await walk({ input: source.input, container: source.container, position: source.position, entries }, [recorder!], { problems, limits, pool });
   } finally {
-    release();
+    gate.release();
     await pool?.close();
   }
   return { events: recorder!.events, problems: problems.items.map((p) => `${p.severity} ${p.path}: ${p.reason}`) };
@@ -190,11 +199,7 @@ describe('the entry pool bounds the bytes sent and not yet taken', () => {
   it('read() waits while a worker takes nothing, past BYTES_IN_FLIGHT_PER_THREAD × threads; released, everything is read', async () => {
     const bound = BYTES_IN_FLIGHT_PER_THREAD; // one thread
     expect(8 * 1024 * 1024).toBeGreaterThan(bound);
-    const gate = new Int32Array(new SharedArrayBuffer(4));
-    const release = (): void => {
-      Atomics.store(gate, 0, 1);
-      Atomics.notify(gate, 0);
-    };
+    const gate = stallGate();
     const pool = new EntryPool(1, { consumers: RECORDER });
     const free = new EntryPool(1, { consumers: RECORDER });
     try {
@@ -207,14 +212,14 @@ describe('the entry pool bounds the bytes sent and not yet taken', () => {
       expect(stalled.pulled).toBe(bound);
       // Entries 0-2 are handed over; entry 3's last block fills the bound and waits for room.
       expect(stalled.handed).toBe(bound / (1024 * 1024) - 1);
-      release();
+      gate.release();
       const taken = await reading;
       expect(stalled).toEqual({ pulled: 8 * 1024 * 1024, handed: 8 });
       free.begin({}, DEFAULT_LIMITS);
       expect(taken).toEqual(await feed(free, { pulled: 0, handed: 0 }));
       expect(taken).toEqual(Array.from({ length: 8 }, (_, i) => [[`text ns/pods/p/app/app/logs/log-${i}.log 1048576 bytes`]]));
     } finally {
-      release();
+      gate.release();
       await Promise.all([pool.close(), free.close()]);
     }
   });
