@@ -124,6 +124,45 @@ describe('entries read in worker threads', () => {
   });
 });
 
+/**
+ * Namespaces whose pods' own files add up past what the walk holds while their List is read
+ * (8 MB; one of them past the 1 MB one entry may hold): in `ns-b` the List is broken at its end,
+ * so its pods are read from their own files; a log of several blocks follows each namespace.
+ */
+function bigPods(): string {
+  const root = join(tempDir(), 'must-gather.local.2', 'quay-io-image');
+  mkdirSync(root, { recursive: true });
+  writeFileSync(join(root, 'timestamp'), '2021-08-03 10:14:13.632 +0000 UTC m=+0.1\n');
+  for (const ns of ['ns-a', 'ns-b']) {
+    const dir = join(root, 'namespaces', ns);
+    mkdirSync(join(dir, 'core'), { recursive: true });
+    const pods = Array.from({ length: 30 }, (_, i) => `${ns}-${i}`);
+    const big = (name: string, i: number): string => `${pod(name, ns)}  annotations:\n    padding: ${'x'.repeat(i === 7 ? 1_200_000 : 600_000)}\n`;
+    // ns-b's List breaks at its very end, after its pods' own files have had time to be held.
+    writeFileSync(join(dir, 'core', 'pods.yaml'), listOf(pods.map(big)) + (ns === 'ns-b' ? 'kind: [unclosed\n' : ''));
+    for (const [i, p] of pods.entries()) {
+      mkdirSync(join(dir, 'pods', p), { recursive: true });
+      writeFileSync(join(dir, 'pods', p, `${p}.yaml`), big(p, i));
+    }
+    const logs = join(dir, 'pods', `${ns}-log`, 'app', 'app', 'logs');
+    mkdirSync(logs, { recursive: true });
+    writeFileSync(join(logs, 'current.log'), `2021-08-03T10:00:00.000Z ${'y'.repeat(100)}\n`.repeat(20_000));
+  }
+  return join(root, '..', '..');
+}
+
+describe('object files held while their List is read', () => {
+  it('past what may be held, the walk waits for the List: same objects in the same order as one thread, never a hang', async () => {
+    const input = bigPods();
+    const single = await record(input, 1);
+    expect(await record(input, 2)).toEqual(single);
+    const objects = single.events.filter((e) => e.startsWith('object '));
+    // ns-a's pods from its List, ns-b's from their own files (its List is broken).
+    expect(objects).toHaveLength(60);
+    expect(objects.filter((e) => e.includes('/ns-b/pods/'))).toHaveLength(30);
+  }, 60_000);
+});
+
 describe('analyze with threads', () => {
   it('gives the same facts and report: CVO first and last lines over blocks, the last ClusterVersion, the digest', async () => {
     // mg-mini with a CVO log of several blocks, read by three workers along with everything else.
