@@ -319,9 +319,8 @@ export async function readEntry(
   needs: readonly (Need | undefined)[],
   options: ReadOptions,
 ): Promise<EntryOutcome> {
-  const wantObjects = needs.some((need) => need?.objects) && classified.format !== 'text';
   try {
-    return wantObjects ? { bytes: await readObjects(entry, classified, consumers, needs, options) } : await readText(entry, classified, consumers, needs, options);
+    return wantsObjects(classified, needs) ? { bytes: await readObjects(entry, classified, consumers, needs, options) } : await readText(entry, classified, consumers, needs, options);
   } catch (err) {
     // What the consumers would have taken from it is unknown: the walk tells them (`unread`), in archive order.
     const failed = `read failed: ${describeError(err)}`;
