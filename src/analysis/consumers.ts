@@ -81,15 +81,9 @@ export async function createConsumers(options: WorkerConsumerOptions): Promise<E
   return analysisConsumers(options, await rules).all;
 }
 
-/**
- * Whether entry worker threads can start: the single file (`npm run package`) bundles no entry
- * worker script, so it reads every input on one thread whatever `--threads` says.
- */
-export const THREADS_AVAILABLE = !EMBEDDED;
-
-/** A pool whose workers build the consumers of this module. */
+/** A pool whose workers build the consumers of this module (the single file's entry point gives them `createConsumers`). */
 export function analysisPool(threads: number): EntryPool {
-  return new EntryPool(threads, { consumers: import.meta.url });
+  return new EntryPool(threads, { consumers: EMBEDDED ? undefined : import.meta.url });
 }
 
 async function rulesOf(source: RuleSource): Promise<Rule[]> {
@@ -115,7 +109,6 @@ export function defaultThreads(): number {
 
 /** The threads for one input: as asked, or for `auto` the default for inputs that are not small (directories are not). */
 export async function threadsFor(input: string, threads: number | 'auto', max = Infinity): Promise<number> {
-  if (!THREADS_AVAILABLE) return 1;
   if (threads !== 'auto') return threads;
   const size = await stat(input).then(
     (s) => (s.isFile() ? s.size : Infinity),

@@ -7,7 +7,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { analyzeInput } from '../analysis/analyze.js';
-import { analysisPool, THREADS_AVAILABLE } from '../analysis/consumers.js';
+import { analysisPool } from '../analysis/consumers.js';
 import type { EntryPool } from '../ingest/pool.js';
 import { buildReport, withSelection } from '../report/build.js';
 import type { Report, RuleSelection } from '../report/model.js';
@@ -89,7 +89,7 @@ export function analyses(inputs: readonly string[], spec: BatchSpec, options: An
 
 async function* inThread(inputs: readonly string[], spec: BatchSpec, options: AnalysesOptions): AsyncGenerator<PoolReply<Outcome>> {
   // An explicit --threads over several inputs: the workers are started once, for all of them.
-  const threads = THREADS_AVAILABLE && spec.threads !== 'auto' && inputs.length > 1 ? spec.threads : 1;
+  const threads = spec.threads !== 'auto' && inputs.length > 1 ? spec.threads : 1;
   let pool = threads > 1 ? analysisPool(threads) : undefined;
   try {
     for (const [index, input] of inputs.entries()) {

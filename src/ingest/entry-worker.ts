@@ -3,13 +3,17 @@
  * consumers as the main thread, then reads each entry it is sent with `readEntry`, exactly as
  * the main thread would, and answers with what every consumer took from it. Entries are read
  * one after the other, in the order they came; answers go back in batches.
+ *
+ * The dev build starts this script as the worker, which imports the consumers' module named in
+ * its data; the single file starts itself, and its entry point calls {@link serveEntries} with
+ * the consumers it bundles.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { Problems } from '../core/problems.js';
 import type { Limits } from '../core/limits.js';
 import type { Entry } from '../sources/types.js';
 import { isParallel, type EntryConsumer } from './consumer.js';
-import type { EntryPart, EntryWorkerStart, FromWorker, ToWorker } from './pool.js';
+import type { ConsumerFactory, EntryPart, EntryWorkerStart, FromWorker, ToWorker } from './pool.js';
 import { readEntry } from './walk.js';
 import { Channel } from '../core/channel.js';
 
@@ -17,8 +21,18 @@ const port = parentPort;
 if (port === null) throw new Error('entry-worker.js runs only as a worker thread');
 const data = workerData as EntryWorkerStart;
 const reading = new Int32Array(data.reading);
-const factory = (await import(data.consumers)) as { createConsumers(options: unknown): Promise<EntryConsumer[]> };
+let factory: ConsumerFactory | undefined;
 let input: { consumers: EntryConsumer[]; limits: Limits } | undefined;
+
+/** Reads the entries the pool sends, with consumers built by `consumers` (messages wait in the port until then). */
+export function serveEntries(consumers: ConsumerFactory): void {
+  factory = consumers;
+  port!.on('message', onMessage);
+}
+
+if (data.consumers !== undefined) {
+  import(data.consumers).then((module: ConsumerFactory) => serveEntries(module), fatal);
+}
 
 /** Answers and bytes taken, sent together: when enough gathered, or when this thread waits. */
 const outbox: FromWorker = { type: 'answers', taken: 0, answers: [], blocks: [] };
@@ -106,11 +120,11 @@ function startEntry(seq: number, start: NonNullable<EntryPart['start']>): Body {
   return body;
 }
 
-port.on('message', (message: ToWorker) => {
+function onMessage(message: ToWorker): void {
   if (message.type === 'begin') {
     queue = queue
       .then(async () => {
-        const consumers = await factory.createConsumers(message.options);
+        const consumers = await factory!.createConsumers(message.options);
         for (const consumer of consumers) if (isParallel(consumer)) consumer.keepEntriesApart?.();
         input = { consumers, limits: message.limits };
       })
@@ -135,4 +149,4 @@ port.on('message', (message: ToWorker) => {
   }
   if (block && users > 0) blockUsers.set(block, users);
   else if (block) release([block]);
-});
+}

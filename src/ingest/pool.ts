@@ -17,7 +17,8 @@ import { describeError, type Problem } from '../core/problems.js';
 import type { Limits } from '../core/limits.js';
 import type { ClassifiedEntry } from '../layout/types.js';
 import type { Entry } from '../sources/types.js';
-import type { Need } from './consumer.js';
+import type { EntryConsumer, Need } from './consumer.js';
+import { selfWorker } from '../core/assets.js';
 
 /** Size of a block of entry bytes sent at once. */
 export const BLOCK_BYTES = 256 * 1024;
@@ -28,14 +29,26 @@ const ENTRIES_IN_FLIGHT_PER_THREAD = 256;
 /** Entry parts gathered into one message at most. */
 const PARTS_PER_MESSAGE = 128;
 
+/** A module that builds a worker's consumers for one input, in the main thread's order. */
+export interface ConsumerFactory {
+  createConsumers(options: unknown): Promise<EntryConsumer[]>;
+}
+
 /** What a pool worker is started with. */
 export interface EntryWorkerData {
-  /** Module (URL) whose `createConsumers(options)` builds the consumers, in the main thread's order. */
-  consumers: string;
+  /**
+   * URL of a module that is a {@link ConsumerFactory}; the single file, which has no module
+   * files, leaves it out and gives its worker the module itself.
+   */
+  consumers?: string | undefined;
 }
+
+/** Tells an entry worker's data from a batch worker's, where one file starts both (the single file). */
+export const ENTRY_WORKER_ROLE = 'mgsift-entry-worker';
 
 /** What each worker is started with besides {@link EntryWorkerData}. */
 export interface EntryWorkerStart extends EntryWorkerData {
+  role: typeof ENTRY_WORKER_ROLE;
   /**
    * One Int32: the sequence number of the entry the worker is reading, so that a worker that
    * dies is told by the entry it died on (answers to the entries before it may not have left yet).
@@ -240,7 +253,12 @@ export class EntryPool {
 
   private start(data: EntryWorkerData): PoolWorker {
     const reading = new Int32Array(new SharedArrayBuffer(4)).fill(-1);
-    const worker = new Worker(new URL('./entry-worker.js', import.meta.url), { workerData: { ...data, reading: reading.buffer } satisfies EntryWorkerStart });
+    // The single file starts a copy of itself; the dev build, its worker script.
+    const itself = selfWorker();
+    const worker = new Worker(itself?.script ?? new URL('./entry-worker.js', import.meta.url), {
+      eval: itself?.eval ?? false,
+      workerData: { ...data, role: ENTRY_WORKER_ROLE, reading: reading.buffer as SharedArrayBuffer } satisfies EntryWorkerStart,
+    });
     const self: PoolWorker = { worker, inFlight: 0, pending: new Map(), block: undefined, used: 0, parts: [], open: undefined };
     let crash: unknown;
     worker.on('message', (message: FromWorker) => {

@@ -91,9 +91,12 @@ export async function walk(source: Source, consumers: readonly EntryConsumer[], 
       });
     }, (err: unknown) => inOrder.fail(err));
   };
-  const held = new HeldBodies();
+  const held = new HeldEntries();
 
   for await (const entry of source.entries()) {
+    // Held entries whose List has been merged since are read (or dropped) first: only this
+    // loop hands entries to the pool, one after the other, so their bytes never interleave.
+    if (held.ready) await held.flush(false);
     // Directory entries are an artifact of the container (zip often has none): not counted.
     if (entry.type === 'directory') {
       detector.addDirectory(entry.path);
@@ -141,19 +144,15 @@ export async function walk(source: Source, consumers: readonly EntryConsumer[], 
       // meanwhile), its bytes are held and it is read, or dropped as a copy, once the List is merged.
       if (wantObjects && held.fits(entry.size)) {
         const slot = inOrder.reserve();
-        const body = await held.take(entry);
-        const cut = entry.cutShort?.();
         const key = listKey(classified);
-        void inOrder
-          .through(pendingList)
-          .then(() => {
-            held.release(body);
-            if (coveredByList.has(key)) inOrder.fill(slot, () => undefined);
-            else return readInPool(pool, inOrder, { ...entry, body: () => body }, slot, classified, needs, cut);
-          })
-          .catch((err: unknown) => inOrder.fail(err));
+        await held.hold(entry, inOrder.through(pendingList).then(() => coveredByList.has(key)), {
+          read: (heldEntry, cut) => readInPool(pool, inOrder, heldEntry, slot, classified, needs, cut),
+          drop: () => inOrder.fill(slot, () => undefined),
+        });
         continue;
       }
+      // Those held before it come first (the List's turn may wait for theirs).
+      await held.flush(true);
       await inOrder.through(pendingList);
     }
     const duplicate = mayBeDuplicate && coveredByList.has(listKey(classified));
@@ -176,6 +175,7 @@ export async function walk(source: Source, consumers: readonly EntryConsumer[], 
     tellUnread(classified, needs, read, entry.cutShort?.(), problems.items[problemsKept]?.reason);
     merged(classified, needs, read.bytes, problems.items.length + problems.dropped === problemsBefore);
   }
+  await held.flush(true);
   await inOrder?.drained();
 
   const report = detector.report();
@@ -216,9 +216,29 @@ function wantsObjects(classified: ClassifiedEntry, needs: readonly (Need | undef
 const HELD_MAX_BYTES = 8 * 1024 * 1024;
 const HELD_ENTRY_MAX_BYTES = 1024 * 1024;
 
-/** Bodies of entries held in memory until their List is merged, within {@link HELD_MAX_BYTES}. */
-class HeldBodies {
+/** What becomes of an entry held: read (in the pool) when its List left it uncovered, else dropped. */
+interface HeldFate {
+  read(entry: Entry, cut: string | undefined): Promise<void>;
+  drop(): void;
+}
+
+interface Held {
+  entry: Entry;
+  bytes: number;
+  cut: string | undefined;
+  fate: HeldFate;
+  /** Settles once the List is merged: whether it covered this entry. */
+  covered: Promise<boolean>;
+  outcome?: { covered: boolean } | { error: unknown } | undefined;
+}
+
+/**
+ * Object files held in memory until their List is merged (within {@link HELD_MAX_BYTES}), in
+ * archive order; each is read or dropped by {@link flush}, which the walk calls between entries.
+ */
+class HeldEntries {
   private bytes = 0;
+  private readonly queue: Held[] = [];
 
   /** Whether an entry of this size (undefined: unknown) may be held now. */
   fits(size: number | undefined): boolean {
@@ -227,9 +247,9 @@ class HeldBodies {
 
   /**
    * Reads the entry's body into one buffer of its own (the decoder's chunks it came in are
-   * larger, and would stay alive with it) and gives it back as a body, failing where it failed.
+   * larger, and would stay alive with it), to be read again, failing where it failed.
    */
-  async take(entry: Entry): Promise<HeldBody> {
+  async hold(entry: Entry, covered: Promise<boolean>, fate: HeldFate): Promise<void> {
     const chunks: Buffer[] = [];
     let failure: unknown;
     try {
@@ -237,16 +257,40 @@ class HeldBodies {
     } catch (err) {
       failure = err;
     }
-    const bytes = Buffer.concat(chunks);
-    this.bytes += bytes.length;
-    return new HeldBody(bytes, failure);
+    const body = new HeldBody(Buffer.concat(chunks), failure);
+    const held: Held = { entry: { ...entry, body: () => body }, bytes: body.length, cut: entry.cutShort?.(), fate, covered };
+    covered.then(
+      (value) => (held.outcome = { covered: value }),
+      (err: unknown) => (held.outcome = { error: err }),
+    );
+    this.bytes += held.bytes;
+    this.queue.push(held);
   }
 
-  release(body: HeldBody): void {
-    this.bytes -= body.length;
+  /** Whether the first entry held can be read or dropped now. */
+  get ready(): boolean {
+    return this.queue[0]?.outcome !== undefined;
+  }
+
+  /** Reads or drops the entries held whose List was merged, in order; with `all`, waits for every one. */
+  async flush(all: boolean): Promise<void> {
+    while (this.queue.length > 0) {
+      const held = this.queue[0]!;
+      if (held.outcome === undefined) {
+        if (!all) return;
+        await held.covered.catch(() => undefined);
+        continue;
+      }
+      this.queue.shift();
+      this.bytes -= held.bytes;
+      if ('error' in held.outcome) throw held.outcome.error;
+      if (held.outcome.covered) held.fate.drop();
+      else await held.fate.read(held.entry, held.cut);
+    }
   }
 }
 
+/** A held entry's bytes as a body, failing at its end where the entry's own body failed. */
 class HeldBody implements AsyncIterable<Buffer> {
   constructor(
     private readonly bytes: Buffer,
@@ -275,9 +319,8 @@ export async function readEntry(
   needs: readonly (Need | undefined)[],
   options: ReadOptions,
 ): Promise<EntryOutcome> {
-  const wantObjects = needs.some((need) => need?.objects) && classified.format !== 'text';
   try {
-    return wantObjects ? { bytes: await readObjects(entry, classified, consumers, needs, options) } : await readText(entry, classified, consumers, needs, options);
+    return wantsObjects(classified, needs) ? { bytes: await readObjects(entry, classified, consumers, needs, options) } : await readText(entry, classified, consumers, needs, options);
   } catch (err) {
     // What the consumers would have taken from it is unknown: the walk tells them (`unread`), in archive order.
     const failed = `read failed: ${describeError(err)}`;

@@ -47,9 +47,9 @@ describe.skipIf(missing.length > 0)('the single file, offline, alone in a folder
   let dir = '';
   let bin = '';
   /** Runs in `dir` with PATH = coreutils only, no network when `unshare -n` is allowed. */
-  const offline = (command: string[], timeoutMs = 120_000): Run => {
+  const offline = (command: string[], timeoutMs = 120_000, env: Record<string, string> = {}): Run => {
     const argv = canUnshare ? [UNSHARE!, '-n', ...command] : command;
-    const run = spawnSync(argv[0]!, argv.slice(1), { cwd: dir, env: { PATH: bin, HOME: dir, LANG: 'C.UTF-8' }, encoding: 'utf8', timeout: timeoutMs, maxBuffer: 256 * 1024 * 1024 });
+    const run = spawnSync(argv[0]!, argv.slice(1), { cwd: dir, env: { PATH: bin, HOME: dir, LANG: 'C.UTF-8', ...env }, encoding: 'utf8', timeout: timeoutMs, maxBuffer: 256 * 1024 * 1024 });
     return { code: run.status, stdout: run.stdout, stderr: run.stderr };
   };
   const dev = (args: string[]): Run => {
@@ -162,6 +162,18 @@ message: The CVO logged a canceled context.
     expect(run.stderr).toContain('index: 2 archives (0 read in part, 0 with nothing checked, 0 failed)');
     for (const name of ['healthy.json', 'olm-staging-registry.json']) {
       expect(comparable(readFileSync(join(dir, 'out', name), 'utf8'))).toEqual(comparable(readFileSync(join(dir, 'out-dev', name), 'utf8')));
+    }
+  });
+
+  it('--threads 3 reads one archive in worker threads started from the single file itself: the dev build\'s report', () => {
+    const args = ['analyze', 'cvo-final-sync-lost.tar.gz', '--threads', '3', '--format', 'json', '-o', '-'];
+    const expected = dev(args);
+    for (const [, command] of builds()) {
+      // The report is the same with any thread count by design: Node's own worker_threads log tells that three started.
+      const run = offline([...command, ...args], 120_000, { NODE_DEBUG: 'worker' });
+      expect(run.code).toBe(expected.code);
+      expect(comparable(run.stdout)).toEqual(comparable(expected.stdout));
+      expect(run.stderr.match(/created Worker with ID/g)).toHaveLength(3);
     }
   });
 
