@@ -358,14 +358,18 @@ describe('a log cut by --max-entry-bytes: the part after the cut is unread', () 
     notChecked: { ruleId: string; reason: string }[];
     problems: { path: string; reason: string }[];
   }
-  const CUT = /^cut at 20480 bytes \(--max-entry-bytes 20480\): the first 20480 bytes were read, the rest of the entry was not$/;
-
-  it('a gzipped pod log over the limit is read up to it, named in "What could not be read", and its rules are not checked', () => {
+  /** A copy of mg-mini, and the path of its CVO pod's current log. */
+  const miniWithCvoLog = (): { mg: string; log: string } => {
     const dir = tempDir();
     cpSync(MG_MINI, dir, { recursive: true });
     const mg = join(dir, 'must-gather-aws');
     const image = readdirSync(mg).find((name) => name.startsWith('quay-io'))!;
-    const log = join(mg, image, 'namespaces/openshift-cluster-version/pods/cluster-version-operator-849b4dcf9c-dl6zb/cluster-version-operator/cluster-version-operator/logs/current.log');
+    return { mg, log: join(mg, image, 'namespaces/openshift-cluster-version/pods/cluster-version-operator-849b4dcf9c-dl6zb/cluster-version-operator/cluster-version-operator/logs/current.log') };
+  };
+  const CUT = /^cut at 20480 bytes \(--max-entry-bytes 20480\): the first 20480 bytes were read, the rest of the entry was not$/;
+
+  it('a gzipped pod log over the limit is read up to it, named in "What could not be read", and its rules are not checked', () => {
+    const { mg, log } = miniWithCvoLog();
     writeFileSync(`${log}.gz`, gzipSync(readFileSync(log)));
     rmSync(log);
     const run = bounded(['analyze', mg, '--max-entry-bytes', '20K', '--format', 'json', '-o', '-', '--fail-on', 'critical']);
@@ -381,11 +385,7 @@ describe('a log cut by --max-entry-bytes: the part after the cut is unread', () 
   });
 
   it('a line cut at --max-line-bytes: the rules reading that log are not checked (the rest of the line was not read)', () => {
-    const dir = tempDir();
-    cpSync(MG_MINI, dir, { recursive: true });
-    const mg = join(dir, 'must-gather-aws');
-    const image = readdirSync(mg).find((name) => name.startsWith('quay-io'))!;
-    const log = join(mg, image, 'namespaces/openshift-cluster-version/pods/cluster-version-operator-849b4dcf9c-dl6zb/cluster-version-operator/cluster-version-operator/logs/current.log');
+    const { mg, log } = miniWithCvoLog();
     writeFileSync(log, `${readFileSync(log, 'utf8')}2021-08-03T10:00:00.000000000Z E0803 10:00:00.000000       1 task.go:112] ${'x'.repeat(2000)} end\n`);
     const r = JSON.parse(bounded(['analyze', mg, '--max-line-bytes', '1K', '--format', 'json', '-o', '-', '--fail-on', 'critical']).stdout) as Report;
     expect(r.problems.find((p) => p.path.endsWith('logs/current.log'))?.reason).toBe('1 line(s) longer than 1024 bytes cut (--max-line-bytes): the rest of each was not read');
