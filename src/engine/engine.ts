@@ -1,3 +1,4 @@
+import { detachData, detachString } from '../core/detach.js';
 import type { Need, ObjectPlace, ParallelConsumer } from '../ingest/consumer.js';
 import type { ClassifiedEntry } from '../layout/types.js';
 import { groupOf, identityKey, type K8sObject } from '../parsers/k8s.js';
@@ -310,10 +311,11 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     }
     if (key !== undefined) {
       if (state.keys.has(key)) return;
-      state.keys.add(key);
+      state.keys.add(detachString(key));
     }
     if (state.items.length >= state.rule.maxEvidence) state.dropped++;
-    else state.items.push(item);
+    // Kept to the end of the run: it must not keep the file it was parsed from.
+    else state.items.push(detachData(item));
   }
 
   private takeHeld(taken: NonNullable<RuleEngine['taken']>, state: SignalState, key: string | undefined, item: Held): void {

@@ -12,6 +12,7 @@
  * {@link MAX_EVENTS} distinct events and {@link MAX_EVENT_GROUPS} groups; what is past a cap
  * is counted, not kept.
  */
+import { detachString } from '../core/detach.js';
 import type { Need, ParallelConsumer } from '../ingest/consumer.js';
 import type { ClassifiedEntry } from '../layout/types.js';
 import { identityKey, type K8sObject } from '../parsers/k8s.js';
@@ -165,7 +166,7 @@ export class TimelineSourcesCollector implements ParallelConsumer<TimelineRecord
   }
 
   private fold(event: EventFacts): void {
-    const { uid, first, last, message } = event;
+    const { uid, first, last } = event;
     if (this.eventUids.has(uid)) return;
     if (this.eventUids.size >= this.caps.maxEvents) {
       this.dropped.events++;
@@ -177,17 +178,18 @@ export class TimelineSourcesCollector implements ParallelConsumer<TimelineRecord
         this.dropped.events++;
         return;
       }
-      const { namespace, kind, name, reason, type } = event;
-      group = { namespace, kind, name, reason, type, count: 0, events: 0 };
+      // Kept to the end of the run: no string of it may keep the events file it was parsed from.
+      const [namespace, kind, name] = [event.namespace, event.kind, event.name].map((text) => (text === undefined ? undefined : detachString(text)));
+      group = { namespace, kind, name, reason: detachString(event.reason), type: detachString(event.type), count: 0, events: 0 };
       this.groups.set(event.group, group);
     }
-    this.eventUids.add(uid);
+    this.eventUids.add(detachString(uid));
     group.count += event.count;
     group.events++;
     if (first !== undefined && (group.firstTime === undefined || first < group.firstTime)) group.firstTime = first;
     const latest = last !== undefined && (group.lastTime === undefined || last >= group.lastTime);
     if (latest) group.lastTime = last;
-    if (message !== undefined && (latest || group.message === undefined)) group.message = message;
+    if (event.message !== undefined && (latest || group.message === undefined)) group.message = detachString(event.message);
   }
 }
 

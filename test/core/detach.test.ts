@@ -1,0 +1,78 @@
+/**
+ * What an analysis keeps to its end (the timeline's event groups, the rules' evidence) holds
+ * copies of the strings it needs, never views into the text of the file they were parsed from:
+ * otherwise each event kept would keep its whole events.yaml alive, and memory would grow with
+ * every namespace read (V8 makes substrings views into their parent).
+ */
+import { cpSync, writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { getHeapSnapshot } from 'node:v8';
+import { describe, expect, it } from 'vitest';
+import { analyzeInput } from '../../src/analysis/analyze.js';
+import { loadRules } from '../../src/engine/load.js';
+import { DEFAULT_LIMITS } from '../../src/core/limits.js';
+import { detachString } from '../../src/core/detach.js';
+import { tempDir } from '../helpers/archives.js';
+
+const MG_MINI = new URL('../fixtures/mg-mini', import.meta.url).pathname;
+
+/** The live strings of this thread's heap (a snapshot is taken after a full collection). */
+async function liveStrings(): Promise<string[]> {
+  let json = '';
+  for await (const chunk of getHeapSnapshot()) json += String(chunk);
+  return (JSON.parse(json) as { strings: string[] }).strings;
+}
+
+/** FailedScheduling events in one namespace; each carries `marker` in a field nothing keeps. */
+function eventsFile(marker: string): string {
+  const items = Array.from({ length: 40 }, (_, i) =>
+    [
+      `- apiVersion: v1`,
+      `  kind: Event`,
+      `  metadata:`,
+      `    name: pod-${i}.17a${i}`,
+      `    namespace: openshift-etcd`,
+      `    uid: 6a1c0b7e-0000-4000-8000-${String(i).padStart(12, '0')}`,
+      `    annotations:`,
+      `      note: ${marker} ${'z'.repeat(200)}`,
+      `  involvedObject:`,
+      `    kind: Pod`,
+      `    name: installer-${i}-master-0`,
+      `    namespace: openshift-etcd`,
+      `  reason: FailedScheduling`,
+      `  message: '0/3 nodes are available: 3 node(s) had untolerated taint {node-role.kubernetes.io/master: }.'`,
+      `  type: Warning`,
+      `  count: 2`,
+      `  firstTimestamp: "2021-08-03T09:15:22Z"`,
+      `  lastTimestamp: "2021-08-03T09:16:22Z"`,
+    ].join('\n'),
+  );
+  return `apiVersion: v1\nkind: List\nitems:\n${items.join('\n')}\n`;
+}
+
+describe('what an analysis keeps', () => {
+  it('detachString copies: equal text, and short strings are given back as they are', () => {
+    const text = `${'a'.repeat(50)}${randomUUID()}`.slice(10);
+    expect(detachString(text)).toBe(text);
+    expect(detachString('short')).toBe('short');
+  });
+
+  it('keeps no parsed events file alive: the timeline groups and the evidence hold copies', async () => {
+    const dir = tempDir();
+    cpSync(MG_MINI, dir, { recursive: true });
+    const marker = `marker-${randomUUID()}`;
+    const image = join(dir, 'must-gather-aws', 'quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-eede85cbd33388f7e18954e5ce8ad9616e91df05ace604966c0a44111d85c897');
+    cpSync(join(image, 'namespaces', 'openshift-cluster-version'), join(image, 'namespaces', 'openshift-etcd'), { recursive: true, filter: (src) => !src.includes('/pods') });
+    writeFileSync(join(image, 'namespaces', 'openshift-etcd', 'core', 'events.yaml'), eventsFile(marker));
+    const rules = (await loadRules([])).rules;
+    const analysis = await analyzeInput(dir, { limits: DEFAULT_LIMITS, rules, digest: true });
+    // The events were read: grouped for the timeline, held as a finding's evidence.
+    const etcd = analysis.timeline.events.filter((group) => group.namespace === 'openshift-etcd' && group.reason === 'FailedScheduling');
+    expect(etcd.reduce((sum, group) => sum + group.events, 0)).toBe(40);
+    expect(analysis.result?.findings.find((f) => f.ruleId === 'events-failed-scheduling')?.evidence.length).toBeGreaterThan(0);
+    const file = (await liveStrings()).filter((s) => s.includes(marker) && s.includes('kind: List'));
+    expect(file).toEqual([]);
+    expect(analysis.result?.findings.length).toBeGreaterThan(0); // `analysis` is live while the heap is read
+  }, 60_000);
+});
