@@ -5,11 +5,11 @@
  * 1 GB must-gather, a hundred such files at a time, and more with every namespace read).
  */
 
-/** A copy of `text` that keeps nothing else alive. */
-export function detachString(text: string): string {
+/** A copy of `text` that keeps nothing else alive (undefined stays undefined). */
+export function detachString<T extends string | undefined>(text: T): T {
   // Concatenating and slicing makes V8 flatten the pair into a new string of their characters:
   // the slice is a view into that copy, not into the original's parent.
-  return text.length < 13 ? text : (' ' + text).slice(1);
+  return (text === undefined || text.length < 13 ? text : (' ' + text).slice(1)) as T;
 }
 
 /** A deep copy of plain data (a parsed object, a finding's evidence) whose strings keep nothing else alive. */

@@ -31,6 +31,7 @@
  * folder, a namespace's `<group>/<resource>.yaml` List, or — for zero objects — a resource that a
  * ClusterOperator's `status.relatedObjects` names without a name (must-gather inspects those whole).
  */
+import { detachData, detachString } from '../core/detach.js';
 import type { Need, ObjectPlace, ParallelConsumer, WalkSummary } from '../ingest/consumer.js';
 import type { ClassifiedEntry } from '../layout/types.js';
 import { identityKey, pluralOf, type K8sObject } from '../parsers/k8s.js';
@@ -230,8 +231,8 @@ export class MetricsCollector implements ParallelConsumer<Kept[]> {
     const kept: Kept = {
       type,
       resource: resourceKey(entry.group, entry.resource ?? ''),
-      key: own(identityKey(object)),
-      id: own(`${object.metadata?.namespace ?? ''}/${name}`),
+      key: detachString(identityKey(object)),
+      id: detachString(`${object.metadata?.namespace ?? ''}/${name}`),
       held: { object: project(object, shape) as K8sObject, file: entry.path },
     };
     if (this.taken) this.taken.push(kept);
@@ -638,7 +639,7 @@ function namedResources(matchers: readonly { label: string; op: string; value: s
 
 /** The fields of `value` that `shape` names, copied (see {@link KINDS}). */
 function project(value: unknown, shape: Shape): unknown {
-  if (shape === true) return copy(value);
+  if (shape === true) return detachData(value);
   if (Array.isArray(shape)) return Array.isArray(value) ? value.map((item) => project(item, shape[0] as Shape)) : undefined;
   if (!isRecord(value)) return undefined;
   const out: Record<string, unknown> = {};
@@ -646,26 +647,6 @@ function project(value: unknown, shape: Shape): unknown {
     if (value[key] !== undefined) out[key] = project(value[key], inner);
   }
   return out;
-}
-
-/** A deep copy whose strings hold no view into the file text they were parsed from. */
-function copy(value: unknown): unknown {
-  if (typeof value === 'string') return own(value);
-  if (Array.isArray(value)) return value.map(copy);
-  if (!isRecord(value)) return value;
-  const out: Record<string, unknown> = {};
-  // defineProperty: a key named `__proto__` stays plain data, as the parser left it.
-  for (const [key, inner] of Object.entries(value)) Object.defineProperty(out, own(key), { value: copy(inner), enumerable: true, writable: true, configurable: true });
-  return out;
-}
-
-/**
- * The string as a string of its own. A parsed string may be a slice of the whole file's text,
- * and V8 keeps that text alive as long as the slice lives: kept as is, a Secret's name would
- * keep its namespace's whole secrets.yaml in memory.
- */
-function own(text: string): string {
-  return (' ' + text).slice(1);
 }
 
 function setOf<K, V>(map: Map<K, Set<V>>, key: K): Set<V> {

@@ -179,8 +179,8 @@ export class TimelineSourcesCollector implements ParallelConsumer<TimelineRecord
         return;
       }
       // Kept to the end of the run: no string of it may keep the events file it was parsed from.
-      const [namespace, kind, name] = [event.namespace, event.kind, event.name].map((text) => (text === undefined ? undefined : detachString(text)));
-      group = { namespace, kind, name, reason: detachString(event.reason), type: detachString(event.type), count: 0, events: 0 };
+      const { namespace, kind, name, reason, type } = event;
+      group = { namespace: detachString(namespace), kind: detachString(kind), name: detachString(name), reason: detachString(reason), type: detachString(type), count: 0, events: 0 };
       this.groups.set(event.group, group);
     }
     this.eventUids.add(detachString(uid));

@@ -6,7 +6,7 @@ import { parseYamlItems } from '../parsers/yaml.js';
 import type { Pick } from '../parsers/yaml-block.js';
 import { pickLines } from '../parsers/yaml-pick.js';
 import { parseJsonItems, parseJsonTextItems } from '../parsers/json.js';
-import { readAll, TooLargeError } from '../sources/bytes.js';
+import { bufferBody, readAll, TooLargeError } from '../sources/bytes.js';
 import { LongLineCounter } from '../parsers/lines.js';
 import { contentPath, isSingleFile } from '../sources/open.js';
 import type { Entry, InputPosition, Source } from '../sources/types.js';
@@ -76,10 +76,9 @@ export async function walk(source: Source, consumers: readonly EntryConsumer[], 
     slot: number,
     classified: ClassifiedEntry,
     needs: readonly (Need | undefined)[],
-    heldCut: string | undefined,
   ): Promise<void> => {
     const { answer } = await pool.read(entry, classified, needs);
-    const cut = heldCut ?? entry.cutShort?.();
+    const cut = entry.cutShort?.();
     void answer.then((read) => {
       inOrder.fill(slot, () => {
         for (const [i, consumer] of consumers.entries()) if (isParallel(consumer)) consumer.mergeEntry(read.taken[i]);
@@ -146,7 +145,7 @@ export async function walk(source: Source, consumers: readonly EntryConsumer[], 
         const slot = inOrder.reserve();
         const key = listKey(classified);
         await held.hold(entry, inOrder.through(pendingList).then(() => coveredByList.has(key)), {
-          read: (heldEntry, cut) => readInPool(pool, inOrder, heldEntry, slot, classified, needs, cut),
+          read: (heldEntry) => readInPool(pool, inOrder, heldEntry, slot, classified, needs),
           drop: () => inOrder.fill(slot, () => undefined),
         });
         continue;
@@ -163,7 +162,7 @@ export async function walk(source: Source, consumers: readonly EntryConsumer[], 
     if (pool && inOrder) {
       const slot = inOrder.reserve();
       if (wantObjects && classified.kind === 'list') pendingLists.set(listKey(classified), slot);
-      await readInPool(pool, inOrder, entry, slot, classified, needs, undefined);
+      await readInPool(pool, inOrder, entry, slot, classified, needs);
       continue;
     }
     const problemsBefore = problems.items.length + problems.dropped;
@@ -207,7 +206,7 @@ function countPodLog(summary: WalkSummary, bytes: number | undefined): void {
   summary.podLogBytes += bytes ?? 0;
 }
 
-/** Whether some consumer needs the entry's objects and it can hold them. */
+/** Whether some consumer needs the entry's objects and its format can hold objects (it is no plain text). */
 function wantsObjects(classified: ClassifiedEntry, needs: readonly (Need | undefined)[]): boolean {
   return needs.some((need) => need?.objects) && classified.format !== 'text';
 }
@@ -218,14 +217,14 @@ const HELD_ENTRY_MAX_BYTES = 1024 * 1024;
 
 /** What becomes of an entry held: read (in the pool) when its List left it uncovered, else dropped. */
 interface HeldFate {
-  read(entry: Entry, cut: string | undefined): Promise<void>;
+  read(entry: Entry): Promise<void>;
   drop(): void;
 }
 
 interface Held {
+  /** The entry, its body in memory (its `cutShort` still tells how the first read was cut). */
   entry: Entry;
   bytes: number;
-  cut: string | undefined;
   fate: HeldFate;
   /** Settles once the List is merged: whether it covered this entry. */
   covered: Promise<boolean>;
@@ -257,8 +256,8 @@ class HeldEntries {
     } catch (err) {
       failure = err;
     }
-    const body = new HeldBody(Buffer.concat(chunks), failure);
-    const held: Held = { entry: { ...entry, body: () => body }, bytes: body.length, cut: entry.cutShort?.(), fate, covered };
+    const bytes = Buffer.concat(chunks);
+    const held: Held = { entry: { ...entry, body: () => bufferBody(bytes, failure) }, bytes: bytes.length, fate, covered };
     covered.then(
       (value) => (held.outcome = { covered: value }),
       (err: unknown) => (held.outcome = { error: err }),
@@ -285,25 +284,8 @@ class HeldEntries {
       this.bytes -= held.bytes;
       if ('error' in held.outcome) throw held.outcome.error;
       if (held.outcome.covered) held.fate.drop();
-      else await held.fate.read(held.entry, held.cut);
+      else await held.fate.read(held.entry);
     }
-  }
-}
-
-/** A held entry's bytes as a body, failing at its end where the entry's own body failed. */
-class HeldBody implements AsyncIterable<Buffer> {
-  constructor(
-    private readonly bytes: Buffer,
-    private readonly failure: unknown,
-  ) {}
-
-  get length(): number {
-    return this.bytes.length;
-  }
-
-  async *[Symbol.asyncIterator](): AsyncGenerator<Buffer> {
-    if (this.bytes.length > 0) yield this.bytes;
-    if (this.failure !== undefined) throw this.failure;
   }
 }
 

@@ -80,7 +80,8 @@ export async function readAll(body: AsyncIterable<Buffer>, max: number): Promise
 // eslint-disable-next-line require-yield
 export async function* emptyBody(): AsyncGenerator<Buffer> {}
 
-/** A body of bytes already in memory. */
-export async function* bufferBody(bytes: Buffer): AsyncGenerator<Buffer> {
-  yield bytes;
+/** A body of bytes already in memory; with `failure`, one that fails after them, as the body they were read from did. */
+export async function* bufferBody(bytes: Buffer, failure?: unknown): AsyncGenerator<Buffer> {
+  if (bytes.length > 0 || failure === undefined) yield bytes;
+  if (failure !== undefined) throw failure;
 }

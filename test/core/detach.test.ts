@@ -10,12 +10,17 @@ import { join } from 'node:path';
 import { getHeapSnapshot } from 'node:v8';
 import { describe, expect, it } from 'vitest';
 import { analyzeInput } from '../../src/analysis/analyze.js';
+import { MetricsCollector } from '../../src/facts/metrics.js';
+import { openInput } from '../../src/sources/open.js';
+import { walk } from '../../src/ingest/walk.js';
+import { Problems } from '../../src/core/problems.js';
 import { loadRules } from '../../src/engine/load.js';
 import { DEFAULT_LIMITS } from '../../src/core/limits.js';
 import { detachString } from '../../src/core/detach.js';
 import { tempDir } from '../helpers/archives.js';
 
 const MG_MINI = new URL('../fixtures/mg-mini', import.meta.url).pathname;
+const RISKS_COMPLETE = new URL('../fixtures/risks-complete', import.meta.url).pathname;
 
 /** The live strings of this thread's heap (a snapshot is taken after a full collection). */
 async function liveStrings(): Promise<string[]> {
@@ -51,6 +56,17 @@ function eventsFile(marker: string): string {
   return `apiVersion: v1\nkind: List\nitems:\n${items.join('\n')}\n`;
 }
 
+/**
+ * Secrets in one namespace, each with `marker` in a label: in the lines the metrics read, not in
+ * what they keep. Names of 13 characters or more: V8 copies shorter substrings anyway.
+ */
+function secretsFile(marker: string): string {
+  const items = Array.from({ length: 40 }, (_, i) =>
+    [`- apiVersion: v1`, `  kind: Secret`, `  metadata:`, `    labels:`, `      note: ${marker}-${'z'.repeat(200)}`, `    name: installer-cloud-credentials-${i}`, `    namespace: default`, `  data:`, `    token: ${'QUFB'.repeat(100)}`, `  type: Opaque`].join('\n'),
+  );
+  return `apiVersion: v1\nkind: List\nitems:\n${items.join('\n')}\n`;
+}
+
 describe('what an analysis keeps', () => {
   it('detachString copies: equal text, and short strings are given back as they are', () => {
     const text = `${'a'.repeat(50)}${randomUUID()}`.slice(10);
@@ -74,5 +90,20 @@ describe('what an analysis keeps', () => {
     const file = (await liveStrings()).filter((s) => s.includes(marker) && s.includes('kind: List'));
     expect(file).toEqual([]);
     expect(analysis.result?.findings.length).toBeGreaterThan(0); // `analysis` is live while the heap is read
+  }, 60_000);
+
+  it('keeps no parsed secrets file alive: the update risks\' metrics hold copies of what they read', async () => {
+    const dir = tempDir();
+    cpSync(RISKS_COMPLETE, dir, { recursive: true });
+    const marker = `marker-${randomUUID()}`;
+    const root = join(dir, 'must-gather.local.4242', 'quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-9c3a1e7f5b2d4c6a8e0f1a3b5c7d9e1f3a5b7c9d1e3f5a7b9c1d3e5f7a9b1c3d');
+    writeFileSync(join(root, 'namespaces', 'default', 'core', 'secrets.yaml'), secretsFile(marker));
+    const problems = new Problems();
+    const metrics = new MetricsCollector();
+    await walk(await openInput(dir, { limits: DEFAULT_LIMITS, problems }), [metrics], { problems, limits: DEFAULT_LIMITS });
+    const names = metrics.metrics().series('kube_secret_info').samples.map((sample) => sample.labels['secret']);
+    expect(names).toContain('installer-cloud-credentials-39');
+    expect((await liveStrings()).filter((text) => text.includes(marker))).toEqual([]);
+    expect(names.length).toBeGreaterThan(0); // `metrics` is live while the heap is read
   }, 60_000);
 });
