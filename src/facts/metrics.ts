@@ -32,7 +32,7 @@
  * ClusterOperator's `status.relatedObjects` names without a name (must-gather inspects those whole).
  */
 import { detachData, detachString } from '../core/detach.js';
-import type { Need, ObjectPlace, ParallelConsumer, WalkSummary } from '../ingest/consumer.js';
+import { RecordingConsumer, type Need, type ObjectPlace, type WalkSummary } from '../ingest/consumer.js';
 import type { ClassifiedEntry } from '../layout/types.js';
 import { identityKey, pluralOf, type K8sObject } from '../parsers/k8s.js';
 import type { Pick } from '../parsers/yaml-block.js';
@@ -166,7 +166,7 @@ interface Kept {
  * (on this thread or in the entry pool's workers). Given the metric names the loaded risks'
  * queries read, it reads only the kinds those metrics come from.
  */
-export class MetricsCollector implements ParallelConsumer<Kept[]> {
+export class MetricsCollector extends RecordingConsumer<Kept> {
   private readonly objects = new Map<string, Map<string, Held>>();
   /** resourceKey → identities seen (from paths and objects). */
   private readonly counted = new Map<string, Set<string>>();
@@ -178,11 +178,10 @@ export class MetricsCollector implements ParallelConsumer<Kept[]> {
   private readonly uncounted = new Set<string>();
   private readonly read: Set<string>;
   private layout = 'unknown';
-  /** In a worker thread: what the entry being read yielded, for `takeEntry`. */
-  private taken: Kept[] | undefined;
 
   /** `metrics`: the metric names to derive (all of them when absent). */
   constructor(metrics?: readonly string[]) {
+    super();
     this.read = kindsFor(metrics);
   }
 
@@ -235,23 +234,10 @@ export class MetricsCollector implements ParallelConsumer<Kept[]> {
       id: detachString(`${object.metadata?.namespace ?? ''}/${name}`),
       held: { object: project(object, shape) as K8sObject, file: entry.path },
     };
-    if (this.taken) this.taken.push(kept);
-    else this.keep(kept);
+    this.record(kept);
   }
 
-  keepEntriesApart(): void {
-    this.taken = [];
-  }
-
-  takeEntry(): Kept[] {
-    return this.taken?.splice(0) ?? [];
-  }
-
-  mergeEntry(taken: Kept[]): void {
-    for (const kept of taken) this.keep(kept);
-  }
-
-  private keep(kept: Kept): void {
+  protected add(kept: Kept): void {
     setOf(this.counted, kept.resource).add(kept.id);
     let byKey = this.objects.get(kept.type);
     if (!byKey) this.objects.set(kept.type, (byKey = new Map()));

@@ -12,8 +12,8 @@
  * {@link MAX_EVENTS} distinct events and {@link MAX_EVENT_GROUPS} groups; what is past a cap
  * is counted, not kept.
  */
-import { detachString } from '../core/detach.js';
-import type { Need, ParallelConsumer } from '../ingest/consumer.js';
+import { detachData, detachString } from '../core/detach.js';
+import { RecordingConsumer, type Need } from '../ingest/consumer.js';
 import type { ClassifiedEntry } from '../layout/types.js';
 import { identityKey, type K8sObject } from '../parsers/k8s.js';
 import { arrayAt, recordAt, stringAt, timeAt } from './internal.js';
@@ -96,17 +96,16 @@ interface EventFacts {
   message: string | undefined;
 }
 
-export class TimelineSourcesCollector implements ParallelConsumer<TimelineRecord[]> {
+export class TimelineSourcesCollector extends RecordingConsumer<TimelineRecord> {
   private readonly operators = new Map<string, ConditionTransition[]>();
   private readonly nodes = new Map<string, ConditionTransition[]>();
   private readonly eventUids = new Set<string>();
   private readonly groups = new Map<string, EventGroup>();
   private readonly dropped = { operators: 0, nodes: 0, events: 0 };
   private readonly caps: TimelineSourcesCaps;
-  /** In a worker: each object's record, for the main thread (see {@link ParallelConsumer}). */
-  private taken: TimelineRecord[] | undefined;
 
   constructor(caps: Partial<TimelineSourcesCaps> = {}) {
+    super();
     this.caps = { maxConditionObjects: MAX_CONDITION_OBJECTS, maxEvents: MAX_EVENTS, maxEventGroups: MAX_EVENT_GROUPS, ...caps };
   }
 
@@ -125,23 +124,10 @@ export class TimelineSourcesCollector implements ParallelConsumer<TimelineRecord
     } else if (source === 'events' && object.kind === 'Event') {
       record = { event: eventFacts(object) };
     }
-    if (record && this.taken) this.taken.push(record);
-    else if (record) this.add(record);
+    if (record) this.record(record);
   }
 
-  keepEntriesApart(): void {
-    this.taken = [];
-  }
-
-  takeEntry(): TimelineRecord[] {
-    return this.taken?.splice(0) ?? [];
-  }
-
-  mergeEntry(taken: TimelineRecord[]): void {
-    for (const record of taken) this.add(record);
-  }
-
-  private add(record: TimelineRecord): void {
+  protected add(record: TimelineRecord): void {
     if ('keep' in record) this.keep(record.keep, record.key, record.transitions);
     else this.fold(record.event);
   }
@@ -162,7 +148,8 @@ export class TimelineSourcesCollector implements ParallelConsumer<TimelineRecord
       this.dropped[kind]++;
       return;
     }
-    into.set(key, transitions);
+    // Kept to the end of the run: none of its strings may keep the file it was parsed from.
+    into.set(detachString(key), detachData(transitions));
   }
 
   private fold(event: EventFacts): void {

@@ -69,3 +69,35 @@ export interface ParallelConsumer<T = unknown> extends EntryConsumer {
 export function isParallel(consumer: EntryConsumer): consumer is ParallelConsumer {
   return 'takeEntry' in consumer && 'mergeEntry' in consumer;
 }
+
+/**
+ * A {@link ParallelConsumer} whose objects each yield a record that `add` keeps: on this thread
+ * at once; in a worker thread the records are held back per entry and added on the main thread,
+ * in archive order, by the same `add`.
+ */
+export abstract class RecordingConsumer<R> implements ParallelConsumer<R[]> {
+  /** In a worker thread: the records of the entry being read. */
+  private taken: R[] | undefined;
+
+  abstract need(entry: ClassifiedEntry): Need | undefined;
+
+  protected abstract add(record: R): void;
+
+  /** What an object yields: added now, or held back for the main thread. */
+  protected record(record: R): void {
+    if (this.taken) this.taken.push(record);
+    else this.add(record);
+  }
+
+  keepEntriesApart(): void {
+    this.taken = [];
+  }
+
+  takeEntry(): R[] {
+    return this.taken?.splice(0) ?? [];
+  }
+
+  mergeEntry(taken: R[]): void {
+    for (const record of taken) this.add(record);
+  }
+}
