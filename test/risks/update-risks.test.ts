@@ -127,6 +127,10 @@ describe('updateRisks', () => {
     const moving = updateRisks(DATA, factsOf(clusterVersion([{ version: '4.16.21', state: 'Partial', startedTime: '2025-01-15T07:00:00Z', completionTime: null }, ...H])), METRICS);
     expect(moving.current).toMatchObject({ version: '4.16.21', updatingFrom: '4.16.20' });
     expect(moving.current?.targets.map((t) => t.to)).toEqual(['4.16.22', '4.17.0']);
+    // The cluster's own conditionalUpdates mid-update are the target's CVO's: compared from 4.16.21.
+    const conditional = [{ release: { version: '4.17.0' }, risks: [{ name: 'RiskC' }], conditions: [{ type: 'Recommended', status: 'False', reason: 'RiskC' }] }];
+    const withConditional = updateRisks(DATA, factsOf(clusterVersion([{ version: '4.16.21', state: 'Partial', startedTime: '2025-01-15T07:00:00Z', completionTime: null }, ...H], conditional)), METRICS);
+    expect(withConditional.cluster?.map((c) => `${c.to} ${c.name} cluster=${c.cluster} mgsift=${c.mgsift}`)).toEqual(['4.17.0 RiskC cluster=applies mgsift=unknown']);
     const rows = reportUpdateRisks(moving);
     expect(rows).toMatchObject({ currentVersion: '4.16.21', updatingFrom: '4.16.20' });
     expect(updateRisksSummaryText(rows)).toContain('Out of 4.16.21 (the target of the update from 4.16.20 in progress');
