@@ -1,3 +1,4 @@
+import { parseDuration } from '../core/duration.js';
 import { Command, Option } from 'commander';
 import { analyzeInput } from '../analysis/analyze.js';
 import { iso } from '../analysis/inspect.js';
@@ -90,15 +91,6 @@ export function timeBound(flag: string, text: string, anchor: number | undefined
   if (duration === undefined) throw new UsageError(`${flag}: '${text}' is neither an ISO 8601 time nor a duration such as 2h or 1d12h`);
   if (anchor === undefined) throw new UsageError(`${flag} ${text}: the input has no collection time and no dated item to count back from`);
   return anchor - duration;
-}
-
-const DURATION_UNITS: Record<string, number> = { d: 86_400_000, h: 3_600_000, m: 60_000, s: 1000 };
-
-function parseDuration(text: string): number | undefined {
-  if (!/^(\d+(\.\d+)?[dhms])+$/.test(text)) return undefined;
-  let total = 0;
-  for (const m of text.matchAll(/(\d+(?:\.\d+)?)([dhms])/g)) total += Number(m[1]) * DURATION_UNITS[m[2]!]!;
-  return total;
 }
 
 function latestTime(times: readonly string[]): number | undefined {

@@ -8,10 +8,12 @@
  *   - `rules` (B's rule is listed), by object: an object A is about is one B is about or one B's
  *     evidence names (`mentions`): a specific rule explains the generic findings on its objects;
  *   - `kinds` (B is about an object of a listed kind), by object: B's evidence names an object A
- *     is about (a pool's message names the node A reports);
+ *     is about (a pool's message names the node A reports): in its `mentions`, or in its text
+ *     however phrased ({@link textNames}); a mention named `*` names every object of its kind;
  *   - by time: a time of B's log or event evidence falls inside one of A's windows.
  */
 import { severityRank, type Severity } from './findings.js';
+import { textNames } from './names-in-text.js';
 
 export interface ObjectRef {
   kind: string;
@@ -46,6 +48,8 @@ export interface ExplainsEntry {
 export interface FindingPart {
   about: ObjectRef[];
   mentions: ObjectRef[];
+  /** Its evidence's text: an object it names there is mentioned too, however phrased ({@link textNames}). */
+  texts?: string[] | undefined;
   /** Epoch ms of its log and event evidence, for time joins. */
   times: number[];
   /** Epoch ms of its earliest timed evidence. */
@@ -62,6 +66,8 @@ export interface LinkSubject {
   severity: Severity;
   about: ObjectRef[];
   mentions: ObjectRef[];
+  /** Its evidence's text, when it has no parts (see {@link FindingPart}). */
+  texts?: string[] | undefined;
   /** Epoch ms of the finding's log and event evidence (when things happened), for time joins. */
   times: number[];
   /** Epoch ms of its earliest timed evidence of any kind (a fact's start too): since when. */
@@ -156,7 +162,7 @@ function withParts(subject: LinkSubject): Subject {
   const parts =
     subject.parts && subject.parts.length > 0
       ? subject.parts
-      : [{ about: subject.about, mentions: subject.mentions, times: subject.times, since: subject.since }];
+      : [{ about: subject.about, mentions: subject.mentions, texts: subject.texts, times: subject.times, since: subject.since }];
   return { ...subject, parts };
 }
 
@@ -165,8 +171,13 @@ function allParts(subject: Subject): number[] {
 }
 
 function linkOf(cause: Subject, effect: Subject): PartLink | undefined {
+  // A finding whose rule declares that it explains the cause's rule (a specific rule over the
+  // generic ones) is not explained back by a kind-wide entry: the declaration wins over a name
+  // found in its text.
+  const declaredOver = effect.explains.some((e) => e.rules.includes(cause.rule));
   for (const entry of cause.explains) {
     const byRule = entry.rules.includes(effect.rule);
+    if (!byRule && declaredOver) continue;
     const selected = byRule ? allParts(effect) : allParts(effect).filter((j) => effect.parts[j]!.about.some((o) => entry.kinds.includes(o.kind)));
     if (selected.length === 0) continue;
     if (entry.by === 'time') {
@@ -200,9 +211,14 @@ function sharedObjects(
       const part = effect.parts[j]!;
       const about = new Set(part.about.map(objectKey));
       const mentioned = new Set(part.mentions.map(objectKey));
+      // A message may name the kind and no object (`One or more machine config pools are degraded`): any of that kind.
+      const anyOf = new Set(part.mentions.filter((m) => m.name === '*').map((m) => m.kind));
+      // What a part is about is its subject, not a cause its text names.
+      const names = (ref: ObjectRef): boolean =>
+        mentioned.has(objectKey(ref)) || anyOf.has(ref.kind) || (!about.has(objectKey(ref)) && (part.texts ?? []).some((t) => textNames(t, ref)));
       for (const ref of causePart.about) {
         const key = objectKey(ref);
-        const holds = sameObject && about.has(key) ? same : mentioned.has(key) ? named : undefined;
+        const holds = sameObject && about.has(key) ? same : names(ref) ? named : undefined;
         if (holds === undefined) continue;
         holds.set(key, ref);
         causeParts.add(i);

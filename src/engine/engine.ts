@@ -334,7 +334,10 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
 
   /** Evaluates facts, conditions and scopes, and builds findings. */
   finish(facts: EngineFacts): EngineResult {
-    for (const state of this.states) if (state.signal.type === 'fact') this.evaluateFact(state, facts);
+    for (const state of this.states) {
+      if (state.signal.type === 'fact') this.evaluateFact(state, facts);
+      else if (state.signal.type === 'resource' && state.signal.age) state.items = state.items.filter((item) => ageHolds(state.signal as ResourceSignal, item.time, facts.collectedAt));
+    }
     const result: EngineResult = { findings: [], notChecked: [], checkedInPart: [], passed: [], diagnosis: { roots: [], cyclesBroken: [] } };
     // `oc adm inspect` holds only what it was asked for: a signal of one namespace saw nothing of
     // it when that namespace was not gathered (a must-gather lacks a platform namespace only when
@@ -494,6 +497,15 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
   }
 }
 
+/** Whether evidence that began at `since` has the signal's `age` at the collection time (see {@link EvidenceAge}). */
+function ageHolds(signal: ResourceSignal, since: number | undefined, collectedAt: number | undefined): boolean {
+  const { atLeastMs, underMs } = signal.age ?? {};
+  const age = since === undefined || collectedAt === undefined ? undefined : collectedAt - since;
+  if (atLeastMs !== undefined && age !== undefined && age < atLeastMs) return false;
+  if (underMs !== undefined && (age === undefined || age >= underMs)) return false;
+  return true;
+}
+
 /**
  * Every match of the regex over the field's values; each named group's distinct values joined
  * with ", ". Undefined when nothing matched.
@@ -561,8 +573,9 @@ function partsOf(rule: Rule, matched: readonly SignalState[], context: object): 
   for (const state of matched) {
     const joinable = joinsByTime(state);
     for (const item of state.items) {
-      if (item.time === undefined) continue;
       const part = byItem.get(item) ?? shared;
+      (part.texts ??= []).push(item.text);
+      if (item.time === undefined) continue;
       if (joinable) part.times.push(item.time);
       part.since = Math.min(part.since ?? item.time, item.time);
     }
@@ -572,6 +585,7 @@ function partsOf(rule: Rule, matched: readonly SignalState[], context: object): 
   for (const part of byItem.values()) {
     if (part.about.length === 0) {
       shared.mentions.push(...part.mentions);
+      (shared.texts ??= []).push(...(part.texts ?? []));
       shared.times.push(...part.times);
       if (part.since !== undefined) shared.since = Math.min(shared.since ?? part.since, part.since);
       continue;
@@ -584,7 +598,9 @@ function partsOf(rule: Rule, matched: readonly SignalState[], context: object): 
   const parts = merged.length > 0 ? merged : [{ about: [], mentions: [], times: [] }];
   // Since when is the part's own evidence's: context about nothing (a rollback in the history
   // next to OVN churn) says when that began, not the problem; it stands in only when nothing else does.
-  return parts.map((part) => uniqueRefs({ ...mergeParts(part, shared), since: part.since ?? shared.since }));
+  // Texts are the part's own when it has any: a summary line about nothing (ClusterVersion's
+  // list of every gate) names objects of other parts, not of this one.
+  return parts.map((part) => uniqueRefs({ ...mergeParts(part, shared), texts: part.texts ?? shared.texts, since: part.since ?? shared.since }));
 }
 
 function earliestOf(times: readonly (number | undefined)[]): number | undefined {
@@ -594,7 +610,7 @@ function earliestOf(times: readonly (number | undefined)[]): number | undefined 
 
 function mergeParts(a: FindingPart, b: FindingPart): FindingPart {
   const since = a.since === undefined ? b.since : b.since === undefined ? a.since : Math.min(a.since, b.since);
-  return { about: [...a.about, ...b.about], mentions: [...a.mentions, ...b.mentions], times: [...a.times, ...b.times], since };
+  return { about: [...a.about, ...b.about], mentions: [...a.mentions, ...b.mentions], texts: [...(a.texts ?? []), ...(b.texts ?? [])], times: [...a.times, ...b.times], since };
 }
 
 function uniqueRefs(part: FindingPart): FindingPart {

@@ -11,7 +11,8 @@ import { requiredLiteral } from './literal.js';
 import { unsafeRegexReason } from './regex-safety.js';
 import { isValidRange } from '../facts/version.js';
 import type { Severity } from './findings.js';
-import type { LogSelector, ObjectTemplate, Rule, Signal, WindowTemplate } from './rule.js';
+import type { EvidenceAge, LogSelector, ObjectTemplate, Rule, Signal, WindowTemplate } from './rule.js';
+import { parseDuration } from '../core/duration.js';
 import type { ExplainsEntry } from './diagnosis.js';
 import { parseFieldPath } from './field-path.js';
 import { pluralOf } from '../parsers/k8s.js';
@@ -162,9 +163,16 @@ interface RawSignal {
     match?: { field: string; regex: string; required?: boolean };
     summary?: string;
     since?: string;
+    age?: { atLeast?: string; under?: string };
   };
   event?: { reason?: string; message?: string; literal?: string; namespace?: string; involvedKind?: string; involvedName?: string; where?: string };
   fact?: { name: string; where?: string; summary?: string };
+}
+
+/** A rule's domain: the folder its file is in (`rules/etcd/etcd-slow-disk.yaml` → `etcd`). */
+export function domainOf(file: string): string {
+  const parts = file.split(/[\\/]/);
+  return parts.length > 1 ? parts[parts.length - 2]! : '';
 }
 
 /** Parses, validates and compiles one rule file; every problem is an issue with its line. */
@@ -208,6 +216,17 @@ export function loadRuleText(file: string, text: string, builtin: boolean, defer
       return undefined;
     }
     return compiledRegex(source, flags);
+  };
+  const evidenceAge = (path: string[], age: { atLeast?: string; under?: string }, hasSince: boolean): EvidenceAge | undefined => {
+    if (!hasSince) return void at(path, 'age needs since: the field that says when the evidence began');
+    const spans = { atLeast: age.atLeast, under: age.under };
+    const ms: Record<string, number | undefined> = {};
+    for (const [key, text] of Object.entries(spans)) {
+      if (text === undefined) continue;
+      ms[key] = parseDuration(text);
+      if (ms[key] === undefined) return void at([...path, key], `age.${key}: '${text}' is not a duration such as 10m or 1h30m`);
+    }
+    return { atLeastMs: ms['atLeast'], underMs: ms['under'] };
   };
 
   const signals: Signal[] = [];
@@ -256,6 +275,8 @@ export function loadRuleText(file: string, text: string, builtin: boolean, defer
       if (r.match && (!matchPath || !matchRe)) continue;
       const sincePath = r.since === undefined ? undefined : compile([...base, 'resource', 'since'], () => parseFieldPath(r.since!));
       if (r.since !== undefined && !sincePath) continue;
+      const age = r.age && evidenceAge([...base, 'resource', 'age'], r.age, r.since !== undefined);
+      if (r.age && !age) continue;
       signals.push({
         type: 'resource',
         name,
@@ -268,6 +289,7 @@ export function loadRuleText(file: string, text: string, builtin: boolean, defer
         match: r.match && matchPath && matchRe ? { path: matchPath, regex: matchRe, required: r.match.required ?? true } : undefined,
         summary: template([...base, 'resource', 'summary'], r.summary),
         since: sincePath,
+        age,
       });
     } else if (spec.event) {
       const e = spec.event;
@@ -367,6 +389,7 @@ export function loadRuleText(file: string, text: string, builtin: boolean, defer
       windows,
       explains,
       file,
+      domain: domainOf(file),
       builtin,
     },
   };

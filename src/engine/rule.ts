@@ -35,6 +35,8 @@ export interface Rule {
   explains: ExplainsEntry[];
   /** Where the rule came from. */
   file: string;
+  /** The domain it covers (etcd, nodes, storage, …): the folder its file is in. */
+  domain: string;
   builtin: boolean;
 }
 
@@ -96,6 +98,19 @@ export interface ResourceSignal extends SignalBase {
   summary: Template | undefined;
   /** Field holding when the evidence began (a condition's lastTransitionTime): the item's time. */
   since: FieldPath | undefined;
+  /** Keeps only evidence whose `since` is this old at the collection time (see {@link EvidenceAge}). */
+  age: EvidenceAge | undefined;
+}
+
+/**
+ * How long before the collection time a resource's evidence must have begun (epoch ms spans).
+ * `atLeast`: a state that lasted (an operator down past the platform alert's wait); it holds
+ * when either time is unknown, so a missing clock keeps the serious reading. `under`: a state
+ * still young; it holds only when both times are known.
+ */
+export interface EvidenceAge {
+  atLeastMs?: number | undefined;
+  underMs?: number | undefined;
 }
 
 export interface EventSignal extends SignalBase {

@@ -13,6 +13,10 @@ hb.registerHelper('join', (list: unknown, separator: unknown) =>
 hb.registerHelper('eq', (a: unknown, b: unknown) => a === b);
 hb.registerHelper('ne', (a: unknown, b: unknown) => a !== b);
 hb.registerHelper('gt', (a: unknown, b: unknown) => Number(a) > Number(b));
+// Handlebars passes its options object last: only the arguments count.
+hb.registerHelper('or', (...args: unknown[]) => args.slice(0, -1).some(Boolean));
+hb.registerHelper('and', (...args: unknown[]) => args.slice(0, -1).every(Boolean));
+hb.registerHelper('add', (...args: unknown[]) => args.slice(0, -1).reduce((sum: number, n) => sum + Number(n), 0));
 hb.registerHelper('lower', (s: unknown) => String(s ?? '').toLowerCase());
 hb.registerHelper('upper', (s: unknown) => String(s ?? '').toUpperCase());
 hb.registerHelper('plural', (n: unknown, word: unknown) => `${String(n)} ${String(word)}${Number(n) === 1 ? '' : 's'}`);
@@ -21,6 +25,7 @@ hb.registerHelper('time', (ms: unknown) =>
 );
 hb.registerHelper('elapsed', (from: unknown, to: unknown) => {
   if (typeof from !== 'number' || typeof to !== 'number' || !Number.isFinite(from) || !Number.isFinite(to) || to < from) return 'an unknown time';
+  if (to - from < 60_000) return `${Math.floor((to - from) / 1000)}s`;
   const minutes = Math.floor((to - from) / 60_000);
   const days = Math.floor(minutes / 1440);
   const hours = Math.floor((minutes % 1440) / 60);
