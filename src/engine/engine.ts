@@ -774,7 +774,7 @@ function describeSelector(selector: LogSelector): string {
   if (selector.namespace) parts.push(`namespace ${selector.namespace}`);
   if (selector.container) parts.push(`container ${selector.container}`);
   if (selector.pod) parts.push('pod pattern');
-  if (selector.path) parts.push('path pattern');
+  if (selector.pathGlob) parts.push(`path ${selector.pathGlob}`);
   if (selector.bare) parts.push('a single log file');
   return parts.join(', ') || 'any log';
 }

@@ -419,6 +419,7 @@ function compileSelector(raw: Record<string, string | boolean>): LogSelector {
     container: text(raw['container']),
     stream: text(raw['stream']),
     path: glob(raw['path']),
+    pathGlob: text(raw['path']),
     bare: raw['bare'] === true ? true : undefined,
   };
 }

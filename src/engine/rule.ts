@@ -66,6 +66,8 @@ export interface LogSelector {
   container?: string | undefined;
   stream?: string | undefined;
   path?: RegExp | undefined;
+  /** The glob `path` was compiled from, for what reports and the coverage table say. */
+  pathGlob?: string | undefined;
   bare?: boolean | undefined;
 }
 
