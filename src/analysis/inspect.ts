@@ -27,6 +27,8 @@ export interface InspectResult {
   risks: {
     dataDir?: string | undefined;
     currentVersion?: string | undefined;
+    /** The last completed version, when currentVersion is the target of an update in progress. */
+    updatingFrom?: string | undefined;
     applies: string[];
     unknown: string[];
     doesNotApply: number;
@@ -91,6 +93,7 @@ function risksSummary(analysis: Analysis): InspectResult['risks'] {
   return {
     dataDir: risks.dataDir,
     currentVersion: risks.current?.version,
+    updatingFrom: risks.current?.updatingFrom,
     applies: named('applies'),
     unknown: named('unknown'),
     doesNotApply: named('does-not-apply').length,
@@ -140,7 +143,7 @@ export function formatInspect(result: InspectResult): string {
   if (r.dataDir === undefined) row('Risks', 'no update-risk data (--update-risks DIR or MGSIFT_UPDATE_RISKS: a cincinnati-graph-data checkout)');
   else {
     const list = (names: string[]): string => (names.length > 0 ? `: ${names.join(', ')}` : '');
-    row('Risks', `out of ${r.currentVersion ?? 'an unknown version'}: ${r.applies.length} apply${list(r.applies)}; ${r.unknown.length} could not be evaluated${list(r.unknown)}; ${r.doesNotApply} do not apply (${r.dataDir})`);
+    row('Risks', `out of ${r.currentVersion ?? 'an unknown version'}${r.updatingFrom ? ` (the target of the update from ${r.updatingFrom})` : ''}: ${r.applies.length} apply${list(r.applies)}; ${r.unknown.length} could not be evaluated${list(r.unknown)}; ${r.doesNotApply} do not apply (${r.dataDir})`);
     if (r.taken.length > 0) row('  taken', r.taken.join(', '));
   }
   return `${lines.join('\n')}\n`;

@@ -30,13 +30,13 @@ export function rulesCommand(): Command {
   const rules = new Command('rules').description('list, lint and test rules');
   rules
     .command('list')
-    .description('id, severity (and when it changes), status, component, title of every rule')
+    .description('every rule by domain: id, severity (and when it changes), status, component, title')
     .option('--rules <dir...>', 'also list rules from these folders')
     .action(async (flags: { rules?: string[] }) => {
       await requireFolders(flags.rules ?? []);
       const loaded = await loadRules(flags.rules ?? []);
-      const rows = [...loaded.rules].sort((a, b) => a.component.localeCompare(b.component) || a.id.localeCompare(b.id));
-      process.stdout.write(alignedTable(['ID', 'SEVERITY', 'STATUS', 'COMPONENT', 'TITLE'], rows.map((r) => [r.id, severityText(r), r.status, r.component, r.title])));
+      const rows = [...loaded.rules].sort((a, b) => a.domain.localeCompare(b.domain) || a.id.localeCompare(b.id));
+      process.stdout.write(alignedTable(['DOMAIN', 'ID', 'SEVERITY', 'STATUS', 'COMPONENT', 'TITLE'], rows.map((r) => [r.domain, r.id, severityText(r), r.status, r.component, r.title])));
       reportIssues(loaded.issues);
     });
   rules

@@ -1,5 +1,5 @@
 import { celEnv, celFunc, CelScalar, parse, plan, isCelError, type CelInput } from '@bufbuild/cel';
-import { compareVersions, satisfiesRange, isYStreamChange, minorOf } from '../facts/version.js';
+import { buildDateOf, compareVersions, satisfiesRange, isYStreamChange, minorOf } from '../facts/version.js';
 
 /**
  * `where` expressions in CEL, the language Kubernetes uses for validation rules and
@@ -9,6 +9,7 @@ import { compareVersions, satisfiesRange, isYStreamChange, minorOf } from '../fa
  *   versionCompare(a, b)       -1 / 0 / 1 in OpenShift version order (4.10 > 4.9)
  *   isYStream(from, to)        the minor version changed
  *   minor(v)                   "4.14"
+ *   buildDate(v)               "2021-04-29" for a dated CI/nightly/OKD build, "" otherwise
  */
 const S = CelScalar.STRING;
 const env = celEnv({
@@ -17,6 +18,7 @@ const env = celEnv({
     celFunc('versionCompare', [S, S], CelScalar.INT, (a, b) => BigInt(compareVersions(a, b))),
     celFunc('isYStream', [S, S], CelScalar.BOOL, (a, b) => isYStreamChange(a, b)),
     celFunc('minor', [S], S, (v) => minorOf(v) ?? ''),
+    celFunc('buildDate', [S], S, (v) => buildDateOf(v) ?? ''),
   ],
 });
 

@@ -171,8 +171,13 @@ function allParts(subject: Subject): number[] {
 }
 
 function linkOf(cause: Subject, effect: Subject): PartLink | undefined {
+  // A finding whose rule declares that it explains the cause's rule (a specific rule over the
+  // generic ones) is not explained back by a kind-wide entry: the declaration wins over a name
+  // found in its text.
+  const declaredOver = effect.explains.some((e) => e.rules.includes(cause.rule));
   for (const entry of cause.explains) {
     const byRule = entry.rules.includes(effect.rule);
+    if (!byRule && declaredOver) continue;
     const selected = byRule ? allParts(effect) : allParts(effect).filter((j) => effect.parts[j]!.about.some((o) => entry.kinds.includes(o.kind)));
     if (selected.length === 0) continue;
     if (entry.by === 'time') {
@@ -208,7 +213,9 @@ function sharedObjects(
       const mentioned = new Set(part.mentions.map(objectKey));
       // A message may name the kind and no object (`One or more machine config pools are degraded`): any of that kind.
       const anyOf = new Set(part.mentions.filter((m) => m.name === '*').map((m) => m.kind));
-      const names = (ref: ObjectRef): boolean => mentioned.has(objectKey(ref)) || anyOf.has(ref.kind) || (part.texts ?? []).some((t) => textNames(t, ref));
+      // What a part is about is its subject, not a cause its text names.
+      const names = (ref: ObjectRef): boolean =>
+        mentioned.has(objectKey(ref)) || anyOf.has(ref.kind) || (!about.has(objectKey(ref)) && (part.texts ?? []).some((t) => textNames(t, ref)));
       for (const ref of causePart.about) {
         const key = objectKey(ref);
         const holds = sameObject && about.has(key) ? same : names(ref) ? named : undefined;

@@ -169,6 +169,12 @@ interface RawSignal {
   fact?: { name: string; where?: string; summary?: string };
 }
 
+/** A rule's domain: the folder its file is in (`rules/etcd/etcd-slow-disk.yaml` → `etcd`). */
+export function domainOf(file: string): string {
+  const parts = file.split(/[\\/]/);
+  return parts.length > 1 ? parts[parts.length - 2]! : '';
+}
+
 /** Parses, validates and compiles one rule file; every problem is an issue with its line. */
 export function loadRuleText(file: string, text: string, builtin: boolean, deferCompile = false): { rule?: Rule; issues: RuleIssue[] } {
   const cel = deferCompile ? deferredCel : compileCel;
@@ -383,6 +389,7 @@ export function loadRuleText(file: string, text: string, builtin: boolean, defer
       windows,
       explains,
       file,
+      domain: domainOf(file),
       builtin,
     },
   };

@@ -35,6 +35,8 @@ export interface Rule {
   explains: ExplainsEntry[];
   /** Where the rule came from. */
   file: string;
+  /** The domain it covers (etcd, nodes, storage, …): the folder its file is in. */
+  domain: string;
   builtin: boolean;
 }
 

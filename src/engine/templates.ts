@@ -15,6 +15,7 @@ hb.registerHelper('ne', (a: unknown, b: unknown) => a !== b);
 hb.registerHelper('gt', (a: unknown, b: unknown) => Number(a) > Number(b));
 // Handlebars passes its options object last: only the arguments count.
 hb.registerHelper('or', (...args: unknown[]) => args.slice(0, -1).some(Boolean));
+hb.registerHelper('and', (...args: unknown[]) => args.slice(0, -1).every(Boolean));
 hb.registerHelper('add', (...args: unknown[]) => args.slice(0, -1).reduce((sum: number, n) => sum + Number(n), 0));
 hb.registerHelper('lower', (s: unknown) => String(s ?? '').toLowerCase());
 hb.registerHelper('upper', (s: unknown) => String(s ?? '').toUpperCase());

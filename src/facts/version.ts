@@ -93,6 +93,21 @@ export function parseVersion(input: string | null | undefined): OpenShiftVersion
   };
 }
 
+/**
+ * The day a CI, nightly or OKD build was made, from its name (`4.7.0-0.ci-2021-04-29-142719`,
+ * `4.8.0-0.nightly-2021-07-31-065602`, `4.15.0-0.nightly-multi-2023-11-02-101011`) as `YYYY-MM-DD`;
+ * undefined for releases, which carry no date. Whether a build holds a fix is a question of
+ * when it was built, not of its place in version order (a 4.7 CI build sorts before 4.7.0-rc.0).
+ */
+export function buildDateOf(version: string | null | undefined): string | undefined {
+  const parsed = parseVersion(version);
+  if (!parsed || (parsed.kind !== 'ci' && parsed.kind !== 'nightly' && parsed.kind !== 'okd')) return undefined;
+  const m = /-(\d{4})-(\d{2})-(\d{2})-\d{6}$/.exec(parsed.raw);
+  if (!m) return undefined;
+  const day = `${m[1]}-${m[2]}-${m[3]}`;
+  return Number.isNaN(Date.parse(`${day}T00:00:00Z`)) ? undefined : day;
+}
+
 function plainOrder(a: string, b: string): -1 | 0 | 1 {
   return a < b ? -1 : a > b ? 1 : 0;
 }

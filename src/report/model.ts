@@ -182,6 +182,8 @@ export interface ReportUpdateRisks {
   data?: { dir: string; files: number; names: number; problems: { file: string; reason: string }[] } | undefined;
   hint?: string | undefined;
   currentVersion?: string | undefined;
+  /** The last completed version, when `currentVersion` is the target of an update in progress. */
+  updatingFrom?: string | undefined;
   /** Candidate target versions with published risks. */
   targets?: number | undefined;
   /** Edges out of the current version, one row per risk and verdict. */

@@ -41,6 +41,7 @@ export function reportUpdateRisks(risks: UpdateRisks | undefined): ReportUpdateR
   return {
     data: { dir: risks.dataDir, files: risks.files, names: risks.names, problems: risks.problems },
     currentVersion: risks.current?.version,
+    updatingFrom: risks.current?.updatingFrom,
     targets: risks.current?.targets.length ?? 0,
     preReleasesLeftOut: risks.current?.preReleasesLeftOut,
     current: [...rows.values()].sort((a, b) => VERDICT_ORDER[a.verdict] - VERDICT_ORDER[b.verdict] || compareStrings(a.name, b.name)),
@@ -109,8 +110,9 @@ export function updateRisksSummary(r: ReportUpdateRisks): string {
     return `${data}. ${r.currentVersion} is a CI or nightly build: the update graph holds no edge out of it, so no published risk is checked for updates out of it. ${taken}`;
   }
   if (r.targets === 0) return `${data}. No published risk is on an edge out of ${r.currentVersion} (same or next minor version). ${taken} Verdicts read the archive as collected.`;
+  const from = r.updatingFrom ? ` (the target of the update from ${r.updatingFrom} in progress: the running CVO asks the update service from it)` : '';
   return (
-    `${data}. Out of ${r.currentVersion}: ${r.targets} candidate target version(s) with published risks (same or next minor version).${blocked} ` +
+    `${data}. Out of ${r.currentVersion}${from}: ${r.targets} candidate target version(s) with published risks (same or next minor version).${blocked} ` +
     `${c.applies} risk(s) apply, ${c.unknown} could not be evaluated, ${c['does-not-apply']} do not apply. ` +
     `${taken} Verdicts read the archive as collected.`
   );
@@ -124,6 +126,7 @@ export function updateRisksJson(r: ReportUpdateRisks): JsonObject {
   if (r.data) out.data = { dir: r.data.dir, files: r.data.files, names: r.data.names, problems: r.data.problems.map((p) => ({ file: p.file, reason: p.reason })) };
   if (r.hint !== undefined) out.hint = r.hint;
   if (r.currentVersion !== undefined) out.currentVersion = r.currentVersion;
+  if (r.updatingFrom !== undefined) out.updatingFrom = r.updatingFrom;
   if (r.targets !== undefined) out.targets = r.targets;
   out.current = r.current.map(rowJson);
   if (r.preReleasesLeftOut) out.preReleasesLeftOut = { channel: r.preReleasesLeftOut.channel, count: r.preReleasesLeftOut.count };

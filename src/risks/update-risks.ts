@@ -1,5 +1,6 @@
 /**
- * The known update risks of one archive: (a) the edges out of the current version, (b) the
+ * The known update risks of one archive: (a) the edges out of the desired version (the current
+ * one, or the target of an update in progress, which the running CVO asks the update service from), (b) the
  * edges the cluster already took (ClusterVersion history transitions), and (c) where the
  * cluster's own `status.conditionalUpdates` disagree with mgsift's evaluation.
  *
@@ -56,7 +57,15 @@ export interface UpdateRisks {
    * Undefined when the current version is unknown. `preReleasesLeftOut`: pre-release targets
    * (`ec`, `fc`, `rc`) not considered because the cluster's channel does not serve them.
    */
-  current?: { version: string; targets: EdgeRisks[]; preReleasesLeftOut?: { channel: string; count: number } | undefined } | undefined;
+  current?:
+    | {
+        version: string;
+        targets: EdgeRisks[];
+        preReleasesLeftOut?: { channel: string; count: number } | undefined;
+        /** The last completed version, when `version` is the target of an update not completed yet. */
+        updatingFrom?: string | undefined;
+      }
+    | undefined;
   taken: TakenEdge[];
   /** Undefined when the ClusterVersion has no conditionalUpdates. */
   cluster?: ClusterComparison[] | undefined;
@@ -81,7 +90,10 @@ export function updateRisks(data: RiskData, facts: Facts, metrics: MetricSource)
     };
   };
 
-  const version = facts.cluster?.currentVersion;
+  // Mid-update, the running CVO is the target's: it asks the update service from the desired
+  // version, so the next update's edges (and the cluster's own conditionalUpdates) start there.
+  const completed = facts.cluster?.currentVersion;
+  const version = facts.cluster?.desiredVersion ?? completed;
   let current: UpdateRisks['current'];
   if (version) {
     const candidates = [...new Set(data.edges.filter((e) => e.fromRegex.test(version) && isUpdateCandidate(version, e.to)).map((e) => e.to))];
@@ -92,6 +104,7 @@ export function updateRisks(data: RiskData, facts: Facts, metrics: MetricSource)
       version,
       targets: targets.sort(compareVersions).map((to) => edge(version, to)),
       preReleasesLeftOut: leftOut > 0 && channel ? { channel, count: leftOut } : undefined,
+      updatingFrom: completed !== undefined && completed !== version ? completed : undefined,
     };
   }
 

@@ -171,3 +171,16 @@ describe('isUpdateCandidate', () => {
     expect(isUpdateCandidate('4.6.0-0.ci-2020-10-14-152012', '4.6.1')).toBe(false);
   });
 });
+
+describe('buildDateOf: when a CI, nightly or OKD build was made', () => {
+  it('reads the date from the build name; releases carry none', async () => {
+    const { buildDateOf } = await import('../../src/facts/version.js');
+    expect(buildDateOf('4.7.0-0.ci-2021-04-29-142719')).toBe('2021-04-29');
+    expect(buildDateOf('4.8.0-0.nightly-2021-07-31-065602')).toBe('2021-07-31');
+    expect(buildDateOf('4.15.0-0.nightly-multi-2023-11-02-101011')).toBe('2023-11-02');
+    expect(buildDateOf('4.7.0-0.okd-2021-03-07-090821')).toBe('2021-03-07');
+    expect(buildDateOf('4.7.0')).toBeUndefined();
+    expect(buildDateOf('4.7.0-rc.1')).toBeUndefined();
+    expect(buildDateOf('4.7.0-0.ci-2021-13-45-000000')).toBeUndefined();
+  });
+});

@@ -145,13 +145,16 @@ describe('Markdown budget', () => {
 });
 
 describe('rules list', () => {
-  it('has a header row and says when a rule fires at another severity', () => {
+  it('has a header row, groups rules by domain and says when a rule fires at another severity', () => {
     const run = mgsift(['rules', 'list']);
     expect(run.code).toBe(0);
     const [head, ...rows] = run.stdout.trimEnd().split('\n');
-    expect(head).toMatch(/^ID\s+SEVERITY\s+STATUS\s+COMPONENT\s+TITLE$/);
-    expect(rows.find((r) => r.startsWith('events-failed-scheduling '))).toMatch(/ warning, info when not still_pending /);
-    expect(rows.find((r) => r.startsWith('update-rollback '))).toMatch(/ warning, error when y_stream /);
-    expect(rows.find((r) => r.startsWith('node-not-ready '))).toMatch(/ error\s+stable /);
+    expect(head).toMatch(/^DOMAIN\s+ID\s+SEVERITY\s+STATUS\s+COMPONENT\s+TITLE$/);
+    const row = (id: string): string | undefined => rows.find((r) => r.split(/\s+/)[1] === id);
+    expect(row('events-failed-scheduling')).toMatch(/ warning, info when not still_pending /);
+    expect(row('update-rollback')).toMatch(/^update\s.* warning, error when y_stream /);
+    expect(row('node-not-ready')).toMatch(/ error\s+stable /);
+    const domains = rows.map((r) => r.split(/\s+/)[0]!);
+    expect(domains).toEqual([...domains].sort((a, b) => a.localeCompare(b)));
   });
 });

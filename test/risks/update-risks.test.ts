@@ -9,7 +9,7 @@ import { clusterIdentity } from '../../src/facts/cluster.js';
 import { updateRecommendations } from '../../src/facts/updates.js';
 import type { Facts } from '../../src/facts/collector.js';
 import type { MetricSource } from '../../src/promql/index.js';
-import { reportUpdateRisks, NO_DATA_HINT } from '../../src/report/update-risks.js';
+import { reportUpdateRisks, NO_DATA_HINT, updateRisksSummary as updateRisksSummaryText } from '../../src/report/update-risks.js';
 import { renderJson } from '../../src/report/json.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
 import { renderHtml } from '../../src/report/html.js';
@@ -118,8 +118,23 @@ describe('updateRisks', () => {
     expect(done.taken).toHaveLength(1);
     expect(done.taken[0]).toMatchObject({ from: '4.15.30', to: '4.16.20', state: 'Completed', inProgress: false, started: Date.parse('2025-01-10T09:00:00Z') });
     const moving = updateRisks(DATA, factsOf(clusterVersion([{ version: '4.16.21', state: 'Partial', startedTime: '2025-01-15T07:00:00Z', completionTime: null }, ...H])), METRICS);
-    expect(moving.current?.version).toBe('4.16.20');
-    expect(moving.current?.targets[0]).toMatchObject({ to: '4.16.21', inProgress: true });
+    // The taken edge keeps its risks and is marked in progress.
+    expect(moving.taken.find((t) => t.to === '4.16.21')).toMatchObject({ from: '4.16.20', inProgress: true, state: 'Partial' });
+    expect(moving.taken.find((t) => t.to === '4.16.21')?.risks.map((r) => r.name)).toEqual(['RiskA', 'RiskB']);
+  });
+
+  it('mid-update, the next update\'s edges start from the desired version, as the running (target\'s) CVO asks the update service', () => {
+    const moving = updateRisks(DATA, factsOf(clusterVersion([{ version: '4.16.21', state: 'Partial', startedTime: '2025-01-15T07:00:00Z', completionTime: null }, ...H])), METRICS);
+    expect(moving.current).toMatchObject({ version: '4.16.21', updatingFrom: '4.16.20' });
+    expect(moving.current?.targets.map((t) => t.to)).toEqual(['4.16.22', '4.17.0']);
+    // The cluster's own conditionalUpdates mid-update are the target's CVO's: compared from 4.16.21.
+    const conditional = [{ release: { version: '4.17.0' }, risks: [{ name: 'RiskC' }], conditions: [{ type: 'Recommended', status: 'False', reason: 'RiskC' }] }];
+    const withConditional = updateRisks(DATA, factsOf(clusterVersion([{ version: '4.16.21', state: 'Partial', startedTime: '2025-01-15T07:00:00Z', completionTime: null }, ...H], conditional)), METRICS);
+    expect(withConditional.cluster?.map((c) => `${c.to} ${c.name} cluster=${c.cluster} mgsift=${c.mgsift}`)).toEqual(['4.17.0 RiskC cluster=applies mgsift=unknown']);
+    const rows = reportUpdateRisks(moving);
+    expect(rows).toMatchObject({ currentVersion: '4.16.21', updatingFrom: '4.16.20' });
+    expect(updateRisksSummaryText(rows)).toContain('Out of 4.16.21 (the target of the update from 4.16.20 in progress');
+    expect(validate(JSON.parse(renderJson({ ...healthyReport(), updateRisks: rows })))).toBe(true);
   });
 
   it('compares with the cluster\'s own conditionalUpdates and names a disagreement', () => {
