@@ -337,6 +337,7 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     for (const state of this.states) {
       if (state.signal.type === 'fact') this.evaluateFact(state, facts);
       else if (state.signal.type === 'resource' && state.signal.age) state.items = state.items.filter((item) => ageHolds(state.signal as ResourceSignal, item.time, facts.collectedAt));
+      else if (state.signal.type === 'event' && state.signal.afterInstall) state.items = state.items.filter((item) => firstSeenAfter(item.data, facts.history?.install?.completionTime));
     }
     const result: EngineResult = { findings: [], notChecked: [], checkedInPart: [], passed: [], diagnosis: { roots: [], cyclesBroken: [] } };
     // `oc adm inspect` holds only what it was asked for: a signal of one namespace saw nothing of
@@ -504,6 +505,12 @@ function ageHolds(signal: ResourceSignal, since: number | undefined, collectedAt
   if (atLeastMs !== undefined && age !== undefined && age < atLeastMs) return false;
   if (underMs !== undefined && (age === undefined || age >= underMs)) return false;
   return true;
+}
+
+/** Whether an event was first seen after `installed` (epoch ms); true when either time is unknown. */
+function firstSeenAfter(event: unknown, installed: number | undefined): boolean {
+  const first = installed === undefined || event === undefined ? undefined : eventTimes(event as K8sObject).first;
+  return first === undefined || installed === undefined || first > installed;
 }
 
 /**

@@ -165,7 +165,7 @@ interface RawSignal {
     since?: string;
     age?: { atLeast?: string; under?: string };
   };
-  event?: { reason?: string; message?: string; literal?: string; namespace?: string; involvedKind?: string; involvedName?: string; where?: string };
+  event?: { reason?: string; message?: string; literal?: string; namespace?: string; involvedKind?: string; involvedName?: string; where?: string; afterInstall?: boolean };
   fact?: { name: string; where?: string; summary?: string };
 }
 
@@ -305,6 +305,7 @@ export function loadRuleText(file: string, text: string, builtin: boolean, defer
         involvedKind: e.involvedKind,
         involvedName: regex([...base, 'event', 'involvedName'], e.involvedName),
         where,
+        afterInstall: e.afterInstall ?? false,
       });
     } else if (spec.fact) {
       const f = spec.fact;

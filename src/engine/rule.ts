@@ -125,6 +125,12 @@ export interface EventSignal extends SignalBase {
   involvedName: RegExp | undefined;
   /** CEL over `object` (the event). */
   where: CelProgram | undefined;
+  /**
+   * Keeps only events first seen after the cluster finished installing (its install's completion
+   * in the ClusterVersion history): operators repeat errors while the cluster assembles itself, as
+   * origin's pathological-event test knows. Kept when that time is unknown.
+   */
+  afterInstall: boolean;
 }
 
 export interface FactSignal extends SignalBase {
