@@ -46,6 +46,8 @@ export function factValue(facts: EngineFacts, name: string): unknown {
       return facts.updates?.risks;
     case 'updates.accepted':
       return facts.updates?.accepted;
+    case 'insights.recommendations':
+      return facts.insights;
     default:
       return undefined;
   }
@@ -87,11 +89,13 @@ export const FACT_NAMES = [
   'updates.conditional',
   'updates.risks',
   'updates.accepted',
+  'insights.recommendations',
 ] as const;
 
 export function describeMissingFact(name: string, facts: EngineFacts): string {
   if (name.startsWith('history') || name.startsWith('updates') || name === 'cluster') return `a ClusterVersion object (fact ${name})`;
   if (name === 'alerts') return 'the monitoring stack\'s alerts (monitoring/prometheus/rules.json, monitoring/alerts.json or an Insights config/alerts.json; fact alerts)';
+  if (name === 'insights.recommendations') return 'an Insights report (operator.openshift.io InsightsOperator/cluster with status.insightsReport; a disconnected cluster has none; fact insights.recommendations)';
   if (name.startsWith('cvo')) return `cluster-version-operator logs (fact ${name})`;
   if (name === 'collection') return 'a must-gather timestamp file (fact collection)';
   // Read after "the archive lacks": the data comes from the command line, not the archive.
