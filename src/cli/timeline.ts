@@ -10,6 +10,7 @@ import { addLimitOptions, addThreadsOption } from './common.js';
 import { collectList, collectRepeated, limitsFrom, threadsFrom, UsageError, type LimitFlags } from './options.js';
 import { expandInputs } from '../analysis/inputs.js';
 import { loadRulesOrFail } from './rule-selection.js';
+import { parseDuration } from '../core/duration.js';
 
 const TIMELINE_FORMATS = ['text', 'md', 'json'] as const;
 type TimelineFormat = (typeof TIMELINE_FORMATS)[number];
@@ -90,15 +91,6 @@ export function timeBound(flag: string, text: string, anchor: number | undefined
   if (duration === undefined) throw new UsageError(`${flag}: '${text}' is neither an ISO 8601 time nor a duration such as 2h or 1d12h`);
   if (anchor === undefined) throw new UsageError(`${flag} ${text}: the input has no collection time and no dated item to count back from`);
   return anchor - duration;
-}
-
-const DURATION_UNITS: Record<string, number> = { d: 86_400_000, h: 3_600_000, m: 60_000, s: 1000 };
-
-function parseDuration(text: string): number | undefined {
-  if (!/^(\d+(\.\d+)?[dhms])+$/.test(text)) return undefined;
-  let total = 0;
-  for (const m of text.matchAll(/(\d+(?:\.\d+)?)([dhms])/g)) total += Number(m[1]) * DURATION_UNITS[m[2]!]!;
-  return total;
 }
 
 function latestTime(times: readonly string[]): number | undefined {

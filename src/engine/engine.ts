@@ -335,6 +335,7 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
   /** Evaluates facts, conditions and scopes, and builds findings. */
   finish(facts: EngineFacts): EngineResult {
     for (const state of this.states) if (state.signal.type === 'fact') this.evaluateFact(state, facts);
+    for (const state of this.states) if (state.signal.type === 'resource' && state.signal.olderThanMs !== undefined) keepOlder(state, state.signal.olderThanMs, facts.collectedAt);
     const result: EngineResult = { findings: [], notChecked: [], checkedInPart: [], passed: [], diagnosis: { roots: [], cyclesBroken: [] } };
     // `oc adm inspect` holds only what it was asked for: a signal of one namespace saw nothing of
     // it when that namespace was not gathered (a must-gather lacks a platform namespace only when
@@ -737,7 +738,26 @@ function dataNotGiven(signals: readonly Signal[], facts: EngineFacts): DataNotGi
   return first && given.every((g) => g?.data === first.data) ? first : undefined;
 }
 
+/**
+ * `olderThan`: only evidence whose time is at least `ms` before the collection time stays (an
+ * item without a time cannot show its age; items past maxEvidence were never kept and are not counted). Without a collection time nothing can be aged: the
+ * signal is unknown.
+ */
+function keepOlder(state: SignalState, ms: number, collectedAt: number | undefined): void {
+  if (collectedAt === undefined) {
+    state.seen = false;
+    state.items = [];
+    state.dropped = 0;
+    return;
+  }
+  state.items = state.items.filter((item) => item.time !== undefined && collectedAt - item.time >= ms);
+  state.dropped = 0;
+}
+
 function missingWhat(signal: Signal, facts: EngineFacts): string {
+  if (signal.type === 'resource' && signal.olderThanMs !== undefined && facts.collectedAt === undefined) {
+    return `a must-gather timestamp file (the collection time, to tell ${signal.kind} objects older than ${signal.olderThanMs / 60_000} min)`;
+  }
   switch (signal.type) {
     case 'log': {
       const scopes = signal.files.map(describeSelector).join(' or ');

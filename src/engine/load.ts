@@ -16,6 +16,7 @@ import type { ExplainsEntry } from './diagnosis.js';
 import { parseFieldPath } from './field-path.js';
 import { pluralOf } from '../parsers/k8s.js';
 import { EMBEDDED, packageFiles, packagePath, packageText } from '../core/assets.js';
+import { parseDuration } from '../core/duration.js';
 
 /** The schema of a rule file, shipped with the built-in pack. */
 export const RULE_SCHEMA = 'rules/schema.json';
@@ -162,6 +163,7 @@ interface RawSignal {
     match?: { field: string; regex: string; required?: boolean };
     summary?: string;
     since?: string;
+    olderThan?: string;
   };
   event?: { reason?: string; message?: string; literal?: string; namespace?: string; involvedKind?: string; involvedName?: string; where?: string };
   fact?: { name: string; where?: string; summary?: string };
@@ -256,6 +258,12 @@ export function loadRuleText(file: string, text: string, builtin: boolean, defer
       if (r.match && (!matchPath || !matchRe)) continue;
       const sincePath = r.since === undefined ? undefined : compile([...base, 'resource', 'since'], () => parseFieldPath(r.since!));
       if (r.since !== undefined && !sincePath) continue;
+      // The schema holds olderThan to the duration syntax parseDuration reads.
+      const olderThanMs = r.olderThan === undefined ? undefined : parseDuration(r.olderThan);
+      if (olderThanMs !== undefined && r.since === undefined) {
+        at([...base, 'resource', 'olderThan'], 'olderThan needs since: the field the age is measured from');
+        continue;
+      }
       signals.push({
         type: 'resource',
         name,
@@ -268,6 +276,7 @@ export function loadRuleText(file: string, text: string, builtin: boolean, defer
         match: r.match && matchPath && matchRe ? { path: matchPath, regex: matchRe, required: r.match.required ?? true } : undefined,
         summary: template([...base, 'resource', 'summary'], r.summary),
         since: sincePath,
+        olderThanMs,
       });
     } else if (spec.event) {
       const e = spec.event;

@@ -96,6 +96,8 @@ export interface ResourceSignal extends SignalBase {
   summary: Template | undefined;
   /** Field holding when the evidence began (a condition's lastTransitionTime): the item's time. */
   since: FieldPath | undefined;
+  /** Evidence only when its `since` time is at least this long (ms) before the collection time. */
+  olderThanMs: number | undefined;
 }
 
 export interface EventSignal extends SignalBase {
