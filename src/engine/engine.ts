@@ -458,7 +458,9 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     }
     const evidence = matched.flatMap((s) => s.items.map(templateItem));
     const context = { rule: { id: rule.id, title: rule.title }, cluster: facts.cluster ?? {}, facts, signals, evidence, collectedAt: facts.collectedAt };
-    const severity = rule.severityWhen.find((s) => evaluateCondition(s.condition, values) === true)?.severity ?? rule.severity;
+    const severity =
+      rule.severityWhen.find((s) => (s.condition === undefined || evaluateCondition(s.condition, values) === true) && (s.youngMs === undefined || allYoung(matched, facts.collectedAt, s.youngMs)))
+        ?.severity ?? rule.severity;
     const itemsOf = (signal: string): Held[] => states.find((s) => s.signal.name === signal)?.items ?? [];
     const about = objectsOf(rule.about, itemsOf, context);
     const parts = partsOf(rule, matched, context);
@@ -496,6 +498,13 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     };
     return { finding, subject };
   }
+}
+
+/** Every piece of resource evidence that says since when (at least one) began less than `youngMs` before the collection time. */
+function allYoung(matched: readonly SignalState[], collectedAt: number | undefined, youngMs: number): boolean {
+  if (collectedAt === undefined) return false;
+  const timed = matched.filter((s) => s.signal.type === 'resource' && s.signal.since !== undefined).flatMap((s) => s.items);
+  return timed.length > 0 && timed.every((item) => item.time !== undefined && collectedAt - item.time < youngMs);
 }
 
 /** Whether evidence that began at `since` has the signal's `age` at the collection time (see {@link EvidenceAge}). */

@@ -19,7 +19,12 @@ export interface Rule {
   applies: { versions?: string | undefined; inputs?: string[] | undefined };
   signals: Signal[];
   condition: ConditionNode;
-  severityWhen: { condition: ConditionNode; severity: Severity }[];
+  /**
+   * The first entry that holds sets the severity: its condition (absent: always) and, with
+   * `youngMs`, every piece of resource evidence with a `since` time began less than that before
+   * the collection time (a state still settling, as an operator's condition during an update).
+   */
+  severityWhen: { condition: ConditionNode | undefined; youngMs?: number | undefined; severity: Severity }[];
   message: Template;
   remediation: Template | undefined;
   banner: Template | undefined;
