@@ -502,15 +502,27 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
 
 /** Every piece of resource evidence that says since when (at least one) began less than `youngMs` before the collection time. */
 function allYoung(matched: readonly SignalState[], collectedAt: number | undefined, youngMs: number): boolean {
-  if (collectedAt === undefined) return false;
   const timed = matched.filter((s) => s.signal.type === 'resource' && s.signal.since !== undefined).flatMap((s) => s.items);
-  return timed.length > 0 && timed.every((item) => item.time !== undefined && collectedAt - item.time < youngMs);
+  return timed.length > 0 && timed.every((item) => {
+    const age = ageAt(item.time, collectedAt);
+    return age !== undefined && age < youngMs;
+  });
+}
+
+/**
+ * How long before the collection time something began; undefined when either time is unknown,
+ * or when it is dated after the collection (a snapshot assembled from several moments, or a
+ * clock skewed): such an age says nothing.
+ */
+function ageAt(since: number | undefined, collectedAt: number | undefined): number | undefined {
+  if (since === undefined || collectedAt === undefined || since > collectedAt) return undefined;
+  return collectedAt - since;
 }
 
 /** Whether evidence that began at `since` has the signal's `age` at the collection time (see {@link EvidenceAge}). */
 function ageHolds(signal: ResourceSignal, since: number | undefined, collectedAt: number | undefined): boolean {
   const { atLeastMs, underMs } = signal.age ?? {};
-  const age = since === undefined || collectedAt === undefined ? undefined : collectedAt - since;
+  const age = ageAt(since, collectedAt);
   if (atLeastMs !== undefined && age !== undefined && age < atLeastMs) return false;
   if (underMs !== undefined && (age === undefined || age >= underMs)) return false;
   return true;
