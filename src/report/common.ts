@@ -364,8 +364,11 @@ export function inlineParts(text: string): InlinePart[] {
   return out.filter((p) => p.code || p.text !== '');
 }
 
-/** What a findings table says about a finding: the objects it is about, and its first time. */
-export function findingGlance(f: Finding): { object: string; since: string } {
+/**
+ * What a findings table says about a finding: the objects it is about (`first` and how many
+ * `others`, and both as `object`), and its first time.
+ */
+export function findingGlance(f: Finding): { object: string; since: string; first: string; others: number } {
   const objects: string[] = [];
   for (const e of f.evidence) {
     if (e.object === undefined) continue;
@@ -375,7 +378,12 @@ export function findingGlance(f: Finding): { object: string; since: string } {
   const times = f.evidence.map((e) => e.time).filter((t): t is number => t !== undefined && Number.isFinite(t));
   const [first] = objects;
   const object = first === undefined ? '' : objects.length > 1 ? `${first} and ${objects.length - 1} more` : first;
-  return { object: sanitizeText(object), since: times.length > 0 ? formatUtc(Math.min(...times)) : '' };
+  return {
+    object: sanitizeText(object),
+    since: times.length > 0 ? formatUtc(Math.min(...times)) : '',
+    first: sanitizeText(first ?? ''),
+    others: Math.max(objects.length - 1, 0),
+  };
 }
 
 /**
