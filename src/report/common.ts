@@ -399,9 +399,9 @@ export function shortPath(path: string): string {
 const REPEATED_CAPTURE = 80;
 
 /**
- * An evidence item's captures without the ones its object already names (kind, namespace, name)
- * and without long ones its own text already shows (a regex group over most of the line). The
- * JSON keeps them all.
+ * An evidence item's captures without empty ones (a cluster-scoped object's `namespace`), the ones
+ * its object already names (kind, namespace, name) and long ones its own text already shows (a
+ * regex group over most of the line). The JSON keeps all but the empty ones.
  */
 export function extraCaptures(e: Evidence): [string, string][] {
   const o = e.object;
@@ -409,7 +409,7 @@ export function extraCaptures(e: Evidence): [string, string][] {
   return Object.keys(e.captures ?? {})
     .sort()
     .map((k): [string, string] => [k, e.captures?.[k] ?? ''])
-    .filter(([k, v]) => named[k] === undefined || named[k] !== v)
+    .filter(([k, v]) => v !== '' && (named[k] === undefined || named[k] !== v))
     .filter(([, v]) => v.length <= REPEATED_CAPTURE || !e.text.includes(v));
 }
 
