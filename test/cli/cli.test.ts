@@ -61,6 +61,31 @@ describe('analyze: outputs and exit codes', () => {
     expect(mgsift(['analyze', FIXTURE, '--only', 'no-such-rule', '-o', '-', '--format', 'json']).code).toBe(2);
   });
 
+  it.each([
+    ['a value out of its choices', ['analyze', FIXTURE, '--fail-on', 'bogus'], /^mgsift: error: option '--fail-on <severity>' argument 'bogus' is invalid\. Allowed choices are info, warning, error, critical\.$/],
+    ['an unknown command', ['bogus'], /^mgsift: error: unknown command 'bogus'$/],
+    ['no input', ['analyze'], /^mgsift: error: missing required argument 'input'$/],
+    ['an unknown option', ['analyze', FIXTURE, '--formt', 'json'], /^mgsift: error: unknown option '--formt' \(Did you mean --format\?\)$/],
+    ['no command', [], /^mgsift: error: missing command: inspect, analyze, rules or timeline \(`mgsift --help` says what each does\)$/],
+    ['no rules command', ['rules'], /^mgsift: error: missing command: list, lint, test or new \(`mgsift rules --help` says what each does\)$/],
+  ])("says commander's usage errors as one mgsift: error: line, exit 2: %s", (_what, args, line) => {
+    const run = mgsift(args as string[]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.endsWith('\n')).toBe(true);
+    expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(run.stderr.trimEnd()).toMatch(line as RegExp);
+  });
+
+  it('still prints help on --help and help, to stdout, exit 0', () => {
+    for (const args of [['--help'], ['help', 'rules'], ['analyze', '--help']]) {
+      const run = mgsift(args);
+      expect(run.code, args.join(' ')).toBe(0);
+      expect(run.stdout).toMatch(/^Usage: mgsift/);
+      expect(run.stderr).toBe('');
+    }
+  });
+
   it('ends an error that escapes every handler as one line and exit 2 (the stack only with --debug)', () => {
     // A rejection nobody awaits, raised once the CLI's handlers are in place.
     const late = `data:text/javascript,setTimeout(() => Promise.reject(new Error('boom')), 1500)`;
