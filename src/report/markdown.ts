@@ -11,6 +11,7 @@
  * `http:`/`https:` URLs.
  */
 import { findingId, type Evidence, type Finding } from '../engine/findings.js';
+import { historyNewestFirst, olderEntriesNote } from '../facts/history.js';
 import type { Report, TimelineItem } from './model.js';
 import { keepByLanePriority, lanePriority } from './timeline.js';
 import { countList, layoutParts, type GroupNote, type MdPart } from './md-budget.js';
@@ -39,6 +40,7 @@ import {
   verifiedLabel,
   toolLine,
 } from './common.js';
+import { channelText, fromClusterVersion } from '../facts/cluster.js';
 import { fenced, known, mdParagraphs, mdText, mdUrl, table, tableRow } from './md.js';
 import { digestMarkdown } from './digest.js';
 import { reportUpdateRisks, updateRisksMarkdown } from './update-risks.js';
@@ -125,7 +127,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
           ['Version', known(c.version)],
           ...(c.desiredVersion !== undefined && c.desiredVersion !== c.version ? [['Desired version', c.desiredVersion]] : []),
           ['Platform', known(c.platform)],
-          ['Channel', known(c.channel)],
+          ['Channel', channelText(c.channel, fromClusterVersion(c))],
           ['Input', report.input.path],
           ['Container / layout', `${report.input.container} / ${report.input.layout}`],
           ['Collected', collected],
@@ -172,10 +174,13 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
   if (history.length === 0) {
     add(PRIORITY.keyEvidence, ['The archive holds no ClusterVersion update history.', ''], { section: 'timeline' });
   } else {
+    const { shown: newest, older } = historyNewestFirst(history, full);
     add(PRIORITY.keyEvidence, [
+      '*Newest first.*',
+      '',
       table(
         ['Version', 'State', 'Verified', 'Started (UTC)', 'Completed (UTC)', 'Notes', 'Image'],
-        history.map((h) => [
+        newest.map((h) => [
           h.version === '' ? '(no version)' : h.version,
           h.state,
           verifiedLabel(h),
@@ -188,6 +193,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
         ]),
         new Set([5]),
       ),
+      ...(older.length > 0 ? [`*${mdText(olderEntriesNote(older.length, 'the HTML and JSON reports hold them.'))}*`, ''] : []),
     ], { unit: 'history table', section: 'timeline' });
   }
   const items = sortTimeline(report.facts.timeline);
