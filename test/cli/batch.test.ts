@@ -12,6 +12,7 @@ import yaml from 'js-yaml';
 import { defaultThreads, threadsFor } from '../../src/analysis/consumers.js';
 import { tempDir } from '../helpers/archives.js';
 import { mgsift } from '../helpers/cli.js';
+import { needsShared } from '../helpers/needs.js';
 
 const SAMPLES = new URL('../../samples/', import.meta.url).pathname;
 const REAL = new URL('../../../shared/samples-real/', import.meta.url).pathname;
@@ -236,7 +237,7 @@ describe('analyze on several inputs: exit codes, stdout, names', () => {
   });
 });
 
-describe.runIf(existsSync(join(REAL, 'must-gather-aws.tar.xz')))('analyze on the real archives, --jobs 2', () => {
+describe.runIf(existsSync(join(REAL, 'must-gather-aws.tar.xz')))(`analyze on the real archives, --jobs 2 ${needsShared('samples-real/')}`, () => {
   it('gives in worker threads the findings it gives in one thread', () => {
     const inputs = [join(REAL, 'must-gather-aws.tar.xz'), join(REAL, 'must-gather-metal.tar.xz')];
     const parallel = mgsift(['analyze', ...inputs, '--format', 'jsonl', '-o', '-', '--jobs', '2']);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { tempDir } from '../helpers/archives.js';
 import { spawnSync } from 'node:child_process';
 import { mgsift } from '../helpers/cli.js';
+import { needsShared } from '../helpers/needs.js';
 
 const CLI = new URL('../../dist/cli/main.js', import.meta.url).pathname;
 
@@ -11,7 +12,7 @@ const REAL = new URL('../../../shared/samples-real/', import.meta.url).pathname;
 const FIXTURE = new URL('../../rules/cvo/cvo-final-sync-lost.fixtures/fires-history/input', import.meta.url).pathname;
 
 
-describe.runIf(existsSync(join(REAL, 'must-gather-aws.tar.xz')))('inspect on the real must-gathers', () => {
+describe.runIf(existsSync(join(REAL, 'must-gather-aws.tar.xz')))(`inspect on the real must-gathers ${needsShared('samples-real/')}`, () => {
   it('reports the aws archive: version, collection day, one Completed history entry', () => {
     const run = mgsift(['inspect', '--json', join(REAL, 'must-gather-aws.tar.xz')]);
     expect(run.code).toBe(0);

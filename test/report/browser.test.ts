@@ -19,6 +19,7 @@ import { renderHtml } from '../../src/report/html.js';
 import { manyEntriesReport, rollbackReport, seed000Report } from './fixtures.js';
 import { writeTar } from '../hostile/build.js';
 import { PAYLOADS, payloadMembers } from '../hostile/corpus.js';
+import { needs } from '../helpers/needs.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 /** Rules whose findings are critical: with --fail-on critical their samples exit 1. */
@@ -26,11 +27,7 @@ const CRITICAL_RULES = ['clusteroperator-unavailable'];
 const hasChromium = existsSync(CHROMIUM);
 const OUTPUT = fileURLToPath(new URL('../../test-output/', import.meta.url));
 
-if (!hasChromium) {
-  console.warn(`browser.test.ts: skipped, ${CHROMIUM} not found (install chromium to run it; CI does).`);
-}
-
-describe.skipIf(!hasChromium)(`HTML report in Chromium (${CHROMIUM})`, () => {
+describe.skipIf(!hasChromium)(`HTML report in Chromium ${needs(`${CHROMIUM}: install chromium to run it; CI does`)}`, () => {
   let browser: Browser;
   let dir: string;
 

@@ -12,6 +12,7 @@ import { mgsift } from '../helpers/cli.js';
 import { inlineParts, remediationBlocks } from '../../src/report/common.js';
 import { countList, layoutParts, type MdPart } from '../../src/report/md-budget.js';
 import { MD_DEFAULT_LIMIT } from '../../src/report/markdown.js';
+import { needsShared } from '../helpers/needs.js';
 
 const SAMPLES = fileURLToPath(new URL('../../samples/', import.meta.url));
 const REAL = fileURLToPath(new URL('../../../shared/samples-real/', import.meta.url));
@@ -38,7 +39,7 @@ describe('Markdown report size', () => {
     }
   });
 
-  it.skipIf(real.length === 0).each(real)('real must-gather %s: under 60,000 characters, says what was left out and where', (input) => {
+  it.skipIf(real.length === 0).each(real)(`real must-gather %s: under 60,000 characters, says what was left out and where ${needsShared('samples-real/')}`, (input) => {
     const md = markdown(input);
     expect(md.length).toBeLessThan(MD_DEFAULT_LIMIT);
     expect(md).toMatch(/> \*\*Shortened to 60,000 characters:\*\* .*timeline rows? .*left out/);
@@ -49,7 +50,7 @@ describe('Markdown report size', () => {
     expect(md).toContain('#### Remediation');
   });
 
-  it.skipIf(real.length === 0)('--md-limit and --md-full choose the size', () => {
+  it.skipIf(real.length === 0)(`--md-limit and --md-full choose the size on a real must-gather ${needsShared('samples-real/must-gather-aws.tar.xz')}`, () => {
     const input = real[0] ?? '';
     const small = markdown(input, ['--md-limit', '20000']);
     expect(small.length).toBeLessThan(20_000);

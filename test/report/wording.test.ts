@@ -34,8 +34,8 @@ function inspectResult(history: InspectResult['history'], cluster: InspectResult
     files: 0,
     bytesRead: 0,
     problems: [],
-    risks: {},
-  } as InspectResult;
+    risks: { applies: [], unknown: [], doesNotApply: 0, taken: [] },
+  };
 }
 
 describe('a channel that is not set', () => {
