@@ -377,9 +377,11 @@ describe.skipIf(!hasChromium)(`HTML report in Chromium ${needs(`${CHROMIUM}: ins
     const samples = fileURLToPath(new URL('../../samples/', import.meta.url));
     const inputs = ['healthy', 'mco-ignition-rollback', 'old-boot-image'].map((name) => join(samples, `${name}.tar.gz`));
     const run = mgsift(['analyze', ...inputs, join(dir, 'missing.tar.gz'), '-o', dir, '--format', 'html', '--jobs', '2', '-q']);
-    expect(run.code).toBe(1);
+    // The missing input could not be read at all: exit 2, the others' reports and the index written.
+    expect(run.code).toBe(2);
     const { page, context, url, requests, errors, dialogs } = await open('index', readFileSync(join(dir, 'index.html'), 'utf8'));
     try {
+      expect(await page.locator('p.exit-2', { hasText: 'Exit 2: 1 of 4 inputs could not be read at all (failed)' }).isVisible()).toBe(true);
       expect(await page.locator('table.matrix tbody tr:not(.why)').count()).toBe(4);
       expect(await page.locator('table.matrix tr.status-failed:not(.why)', { hasText: 'missing.tar.gz' }).isVisible()).toBe(true);
       expect(await page.locator('table.matrix th.rule-col', { hasText: 'clusteroperator-unavailable' }).isVisible()).toBe(true);
