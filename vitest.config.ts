@@ -5,5 +5,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // The default report, then a line per skipped test saying what it needs.
+    reporters: ['default', './test/helpers/skipped-reporter.ts'],
   },
 });

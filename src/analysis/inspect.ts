@@ -1,4 +1,6 @@
 import type { Analysis } from './analyze.js';
+import { channelText, fromClusterVersion } from '../facts/cluster.js';
+import { historyNewestFirst, olderEntriesNote } from '../facts/history.js';
 
 /** What `mgsift inspect` tells about an input: what it is and what it holds. */
 export interface InspectResult {
@@ -115,11 +117,13 @@ export function formatInspect(result: InspectResult): string {
   row('Version', result.cluster.version);
   if (result.cluster.desiredVersion && result.cluster.desiredVersion !== result.cluster.version) row('Desired', result.cluster.desiredVersion);
   row('Platform', result.cluster.platform);
-  row('Channel', result.cluster.channel);
-  lines.push('', `Update history (${result.history.length}, oldest first):`);
-  for (const h of result.history) {
+  row('Channel', channelText(result.cluster.channel, fromClusterVersion(result.cluster)));
+  const { shown, older } = historyNewestFirst(result.history);
+  lines.push('', `Update history (${result.history.length}, newest first):`);
+  for (const h of shown) {
     lines.push(`  ${h.version.padEnd(40)} ${h.state.padEnd(10)} ${h.verified ? 'verified  ' : 'unverified'} ${h.started ?? '?'} → ${h.completed ?? '(not completed)'}`);
   }
+  if (older.length > 0) lines.push(`  ${olderEntriesNote(older.length, '`mgsift inspect --json` lists them.')}`);
   if (result.cvoPods.length > 0) {
     lines.push('', 'CVO logs:');
     for (const pod of result.cvoPods) lines.push(`  ${pod.file}\n    build ${pod.build ?? '?'}, ${pod.firstSeen ?? '?'} → ${pod.lastSeen ?? '?'}`);

@@ -5,7 +5,7 @@ import { Command, Option } from 'commander';
 import { expandInputs } from '../analysis/inputs.js';
 import { SEVERITIES, type Severity } from '../engine/findings.js';
 import type { Report } from '../report/model.js';
-import { archiveRow, buildIndex, failedRow, isFailing, jsonLine, renderIndexHtml, renderIndexJson, renderIndexMarkdown, type BatchIndex, type IndexRow } from '../report/index.js';
+import { archiveRow, batchExit, buildIndex, failedRow, jsonLine, renderIndexHtml, renderIndexJson, renderIndexMarkdown, type BatchIndex, type IndexRow } from '../report/index.js';
 import { InputError } from '../sources/open.js';
 import { addLimitOptions, addThreadsOption } from './common.js';
 import { collectList, collectRepeated, limitsFrom, threadsFrom, UsageError, type LimitFlags } from './options.js';
@@ -156,9 +156,7 @@ export function analyzeCommand(): Command {
         const s = index.summary;
         say(`index: ${s.archives} archives (${s.partial} read in part, ${s.nothingChecked} with nothing checked, ${s.failed} failed) → ${written.join(', ')}`);
       }
-      // 2 when no archive could be analysed, or none had a rule checked; else 1 when any archive holds a finding at or above --fail-on.
-      const analysed = rows.filter((row) => row.status !== 'failed' && row.status !== 'nothing-checked').length;
-      return analysed === 0 ? 2 : rows.some((row) => isFailing(row, failOn)) ? 1 : 0;
+      return batchExit(rows, failOn).code;
     }
   });
 }

@@ -23,7 +23,6 @@ const program = new Command('mgsift')
     process.stdout.write(`${toolLine(toolInfo())}\n`);
     throw new CommanderError(EXIT.ok, 'commander.version', 'version printed');
   })
-  .showHelpAfterError()
   .exitOverride()
   .addHelpText(
     'after',
@@ -39,12 +38,24 @@ program.addCommand(analyzeCommand());
 program.addCommand(rulesCommand());
 program.addCommand(timelineCommand());
 program.addCommand(diffCommand());
-// Commands made apart do not inherit exitOverride: without it a usage error in one exits 1, not 2.
-const overrideExit = (command: Command): void => {
-  command.exitOverride();
-  command.commands.forEach(overrideExit);
+/**
+ * Commander's own errors (an unknown option or command, a missing argument, a value out of its
+ * choices) as every other error: one `mgsift: error: …` line, exit 2 (main). The help commander
+ * prints for a missing command is left out here: main says which commands there are, in one line.
+ */
+const commanderOutput = {
+  outputError: (message: string): void => {
+    const line = message.replace(/^error: /, '').trim().replace(/\s*\n\s*/g, ' ');
+    process.stderr.write(`mgsift: error: ${line}\n`);
+  },
+  writeErr: (): void => {},
 };
-program.commands.forEach(overrideExit);
+// Commands made apart inherit neither: without exitOverride a usage error in one exits 1, not 2.
+const configure = (command: Command): void => {
+  command.exitOverride().configureOutput(commanderOutput);
+  command.commands.forEach(configure);
+};
+configure(program);
 
 // `mgsift timeline … | head` closes the pipe early: that is the reader's choice, not an error.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {
@@ -60,12 +71,27 @@ function fail(err: unknown): number {
   return EXIT.usage;
 }
 
+/** `mgsift rules` without one of its commands: which there are, and where their help is. */
+function missingCommand(args: readonly string[]): string {
+  let command = program;
+  const path = ['mgsift'];
+  for (const arg of args.filter((a) => !a.startsWith('-'))) {
+    const sub = command.commands.find((c) => c.name() === arg);
+    if (sub === undefined) break;
+    command = sub;
+    path.push(arg);
+  }
+  const names = command.commands.map((c) => c.name());
+  return `missing command: ${names.slice(0, -1).join(', ')} or ${names[names.length - 1] ?? ''} (\`${path.join(' ')} --help\` says what each does)`;
+}
+
 async function main(): Promise<number> {
   try {
     await program.parseAsync(process.argv);
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
   } catch (err) {
     if (err instanceof CommanderError) {
+      if (err.code === 'commander.help' && err.exitCode !== 0) process.stderr.write(`mgsift: error: ${missingCommand(process.argv.slice(2))}\n`);
       return err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
     return fail(err);

@@ -58,6 +58,20 @@ export interface ClusterIdentity {
   progressing?: ProgressingInfo | undefined;
 }
 
+/** What every report and `inspect` say for a ClusterVersion without `spec.channel` (it gets no update recommendations). */
+export const CHANNEL_NOT_SET = 'not set';
+
+/** The update channel in words: the channel, {@link CHANNEL_NOT_SET}, or `unknown` when no ClusterVersion was read. */
+export function channelText(channel: string | undefined, clusterVersionRead: boolean): string {
+  if (channel !== undefined && channel !== '') return channel;
+  return clusterVersionRead ? CHANNEL_NOT_SET : 'unknown';
+}
+
+/** Whether an identity came from a ClusterVersion: it gives the cluster ID and a version. */
+export function fromClusterVersion(identity: { id?: string | undefined; version?: string | undefined; desiredVersion?: string | undefined }): boolean {
+  return [identity.id, identity.version, identity.desiredVersion].some((value) => value !== undefined && value !== '');
+}
+
 /** Conditions as a map; accepts the `conditions` array itself or any object holding `status.conditions`. */
 export function conditionMap(conditionsOrObject: unknown): ConditionMap {
   const list = Array.isArray(conditionsOrObject)

@@ -189,3 +189,21 @@ export function highestVersion(entries: readonly UpdateHistoryEntry[]): string |
   }
   return best;
 }
+
+/** History entries the reports and `inspect` show before folding (HTML) or cutting (Markdown, text) the older ones. */
+export const HISTORY_SHOWN = 10;
+
+/**
+ * The update history as people are shown it, newest first (the API's order): the first
+ * {@link HISTORY_SHOWN} entries (all with `full`) and the older rest.
+ */
+export function historyNewestFirst<T>(oldestFirst: readonly T[], full = false): { shown: T[]; older: T[] } {
+  const newest = [...oldestFirst].reverse();
+  const cut = full ? newest.length : HISTORY_SHOWN;
+  return { shown: newest.slice(0, cut), older: newest.slice(cut) };
+}
+
+/** `3 older entries not shown; <where>`. */
+export function olderEntriesNote(count: number, where: string): string {
+  return `${count} older entr${count === 1 ? 'y' : 'ies'} not shown; ${where}`;
+}

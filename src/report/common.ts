@@ -364,8 +364,11 @@ export function inlineParts(text: string): InlinePart[] {
   return out.filter((p) => p.code || p.text !== '');
 }
 
-/** What a findings table says about a finding: the objects it is about, and its first time. */
-export function findingGlance(f: Finding): { object: string; since: string } {
+/**
+ * What a findings table says about a finding: the objects it is about (`first` and how many
+ * `others`, and both as `object`), and its first time.
+ */
+export function findingGlance(f: Finding): { object: string; since: string; first: string; others: number } {
   const objects: string[] = [];
   for (const e of f.evidence) {
     if (e.object === undefined) continue;
@@ -375,7 +378,12 @@ export function findingGlance(f: Finding): { object: string; since: string } {
   const times = f.evidence.map((e) => e.time).filter((t): t is number => t !== undefined && Number.isFinite(t));
   const [first] = objects;
   const object = first === undefined ? '' : objects.length > 1 ? `${first} and ${objects.length - 1} more` : first;
-  return { object: sanitizeText(object), since: times.length > 0 ? formatUtc(Math.min(...times)) : '' };
+  return {
+    object: sanitizeText(object),
+    since: times.length > 0 ? formatUtc(Math.min(...times)) : '',
+    first: sanitizeText(first ?? ''),
+    others: Math.max(objects.length - 1, 0),
+  };
 }
 
 /**
@@ -391,9 +399,9 @@ export function shortPath(path: string): string {
 const REPEATED_CAPTURE = 80;
 
 /**
- * An evidence item's captures without the ones its object already names (kind, namespace, name)
- * and without long ones its own text already shows (a regex group over most of the line). The
- * JSON keeps them all.
+ * An evidence item's captures without empty ones (a cluster-scoped object's `namespace`), the ones
+ * its object already names (kind, namespace, name) and long ones its own text already shows (a
+ * regex group over most of the line). The JSON keeps all but the empty ones.
  */
 export function extraCaptures(e: Evidence): [string, string][] {
   const o = e.object;
@@ -401,7 +409,7 @@ export function extraCaptures(e: Evidence): [string, string][] {
   return Object.keys(e.captures ?? {})
     .sort()
     .map((k): [string, string] => [k, e.captures?.[k] ?? ''])
-    .filter(([k, v]) => named[k] === undefined || named[k] !== v)
+    .filter(([k, v]) => v !== '' && (named[k] === undefined || named[k] !== v))
     .filter(([, v]) => v.length <= REPEATED_CAPTURE || !e.text.includes(v));
 }
 

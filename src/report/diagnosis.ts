@@ -157,6 +157,29 @@ export function diagnosisMarkdown(report: Report): string[] {
   return out;
 }
 
+/**
+ * The Markdown section when the size budget is tight: the roots alone, each by its rule and first
+ * object with the number of findings it explains; `oneLine` puts them in one sentence.
+ */
+export function diagnosisMarkdownShort(report: Report, oneLine = false): string[] {
+  const roots = report.diagnosis.roots;
+  if (roots.length === 0) return oneLine ? [`**Diagnosis:** ${mdText(noProblemSentence(report))}`, ''] : ['## Diagnosis', '', mdText(noProblemSentence(report)), ''];
+  const explains = (root: DiagnosisNode): string => {
+    const n = symptomsOf(root).length;
+    return n > 0 ? `explains ${n}` : '';
+  };
+  if (oneLine) {
+    const list = roots.map((root) => `\`${root.ruleId}\`${explains(root) !== '' ? ` (${explains(root)})` : ''}`).join(', ');
+    return [`**Diagnosis:** ${roots.length} root cause${roots.length === 1 ? '' : 's'}: ${list}.`, ''];
+  }
+  const lines = roots.map((root, i) => {
+    const object = root.about.length > 0 ? ` — ${mdText(objectsText(root.about.slice(0, 1)))}${root.about.length > 1 ? ` +${root.about.length - 1}` : ''}` : '';
+    const tail = explains(root) !== '' ? `; ${explains(root)}` : '';
+    return `${i + 1}. **${root.severity.toUpperCase()}** \`${root.ruleId}\`${object}${tail}`;
+  });
+  return ['## Diagnosis', '', `${roots.length} root cause${roots.length === 1 ? '' : 's'}, most severe first (the chains under them are left out for size):`, '', ...lines, ''];
+}
+
 export interface DiagnosisNodeView {
   href: string;
   severity: string;

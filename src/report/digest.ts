@@ -206,33 +206,36 @@ function templateView(r: DigestRow): TemplateView {
  * The digest section of the Markdown report as budget parts ({@link MdPart}): the components with
  * most lines first, a table of their templates each, then an example line per template (taken
  * only once every table row is in). Without `full`, an extract: the first components and
- * templates only.
+ * templates only. `priority` says what the tables and the examples are worth to the budget.
  */
-export function digestMarkdown(digest: ReportDigest, full = false): MdPart[] {
-  const parts: MdPart[] = [{ text: `## Unrecognised errors\n\n${mdText(summary(digest))}\n\n`, priority: 0 }];
+export function digestMarkdown(digest: ReportDigest, full: boolean, priority: { table: number; examples: number }): MdPart[] {
+  const parts: MdPart[] = [{ text: `## Unrecognised errors\n\n${mdText(summary(digest))}\n\n`, priority: priority.table, rank: -1, opens: 'digest' }];
   const all = sorted(digest);
   const components = full ? all : all.slice(0, MD_COMPONENTS);
   const examples: MdPart[] = [];
   components.forEach((c, ci) => {
+    const section = `digest-${ci}`;
     const shown = full ? c.templates : c.templates.slice(0, MD_TEMPLATES);
     const head = `### ${mdText(c.name)} — ${mdText(componentSummary(c))}\n\n`;
     const columns = ['Lines', 'Template', 'First seen (UTC)', 'Last seen (UTC)', 'Files (lines)', 'Id'];
-    parts.push({ text: `${head}${table(columns, []).trimEnd()}\n`, priority: 3, rank: ci * 1000 });
+    parts.push({ text: `${head}${table(columns, []).trimEnd()}\n`, priority: priority.table, heading: true, section: 'digest', opens: section });
     shown.forEach((r, ti) => {
       const row = tableRow([String(r.count), r.template, displayTime(r.first), displayTime(r.last), fileList(r), r.id]);
-      parts.push({ text: `${row}\n`, priority: 3, rank: ci * 1000 + ti + 1 });
+      parts.push({ text: `${row}\n`, priority: priority.table, rank: ci * 1000 + ti + 1, section, unit: 'digest template' });
       examples.push({
         text: [`Example of ${mdText(r.id)}: ${mdText(`${shortPath(r.example.file)}:${r.example.line}`)}`, '', ...fenced(r.example.text, 'text')].join('\n'),
-        priority: 4,
+        priority: priority.examples,
         rank: 1e6 + ci * 1000 + ti,
+        section,
+        unit: 'digest example',
       });
     });
     const more = moreTemplates(c, shown.length);
-    parts.push({ text: `\n${more ? `*${mdText(more)}*\n` : ''}\n`, priority: 3, rank: ci * 1000 + 999 });
+    parts.push({ text: `\n${more ? `*${mdText(more)}*\n` : ''}\n`, priority: priority.table, rank: ci * 1000 + 999, section });
     // Examples print after their table, but are taken once every table row is in.
     parts.push(...examples.splice(0));
   });
   const more = moreComponents(all.length, components.length);
-  if (more) parts.push({ text: `*${mdText(more)}*\n\n`, priority: 0 });
+  if (more) parts.push({ text: `*${mdText(more)}*\n\n`, priority: priority.table, rank: 1e6 - 1, section: 'digest' });
   return parts;
 }

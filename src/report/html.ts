@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { packageFiles, packageText } from '../core/assets.js';
 import Handlebars from 'handlebars';
 import { findingId, type Evidence, type Finding, type Severity } from '../engine/findings.js';
+import { channelText, fromClusterVersion } from '../facts/cluster.js';
 import type { Report } from './model.js';
 import {
   COMPRESSED_LINES_NOTE,
@@ -189,7 +190,7 @@ export function htmlView(report: Report, options: HtmlOptions = {}): HtmlView {
     { label: 'Cluster ID', value: c.id },
     { label: 'Version', value: version },
     { label: 'Platform', value: c.platform },
-    { label: 'Channel', value: c.channel },
+    { label: 'Channel', value: channelText(c.channel, fromClusterVersion(c)) },
   ].map((p) => ({ label: p.label, value: p.value === undefined || p.value === '' ? 'unknown' : s(p.value) }));
 
   const sorted = sortFindings(report.findings);

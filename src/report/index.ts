@@ -20,7 +20,7 @@ import { known, mdCell, mdText, table } from './md.js';
 import { nothingChecked, symptomsOf } from './diagnosis.js';
 
 /** Version of the index's shape (`schema/index.schema.json`). */
-export const INDEX_SCHEMA_VERSION = '1.1';
+export const INDEX_SCHEMA_VERSION = '1.2';
 
 /**
  * `ok`: read whole; `partial`: a report, but part of the input could not be read; `nothing-checked`:
@@ -78,6 +78,8 @@ export interface BatchIndex {
   generatedAt: string;
   failOn: Severity;
   summary: { archives: number; ok: number; partial: number; nothingChecked: number; failed: number; failing: number };
+  /** What the run exits with, and why. */
+  exit: BatchExit;
   /** Most severe first, then the most widespread, then by id. */
   rules: RuleColumn[];
   /** In the order the inputs were given. */
@@ -116,6 +118,31 @@ export function isFailing(row: IndexRow, failOn: Severity): boolean {
   return row.findings.some((f) => severityRank(f.severity) >= severityRank(failOn));
 }
 
+export interface BatchExit {
+  code: 0 | 1 | 2;
+  /** One sentence: `1 of 3 inputs could not be read at all (failed); the others' reports are written`. */
+  reason: string;
+}
+
+/**
+ * What a batch exits with: 2 when an input could not be read at all (a `failed` row: in CI a
+ * missing or broken archive is no green) or when no archive had a rule checked; else 1 when an
+ * archive holds a finding at or above `failOn`; else 0. An archive with nothing checked while
+ * others were analysed leaves the code to them (its row and stderr line say so).
+ */
+export function batchExit(rows: readonly IndexRow[], failOn: Severity): BatchExit {
+  const failed = rows.filter((row) => row.status === 'failed').length;
+  const inputs = (n: number): string => `${n} input${n === 1 ? '' : 's'}`;
+  if (failed > 0) {
+    const others = failed < rows.length ? "; the others' reports are written" : '';
+    return { code: 2, reason: `${failed} of ${inputs(rows.length)} could not be read at all (failed)${others}` };
+  }
+  if (rows.every((row) => row.status === 'nothing-checked')) return { code: 2, reason: 'no rule could be checked on any archive' };
+  const failing = rows.filter((row) => isFailing(row, failOn)).length;
+  if (failing > 0) return { code: 1, reason: `${failing} archive${failing === 1 ? ' holds' : 's hold'} a finding at or above ${failOn}` };
+  return { code: 0, reason: `no archive holds a finding at or above ${failOn}` };
+}
+
 export function buildIndex(rows: readonly IndexRow[], failOn: Severity, now: Date = new Date()): BatchIndex {
   const columns = new Map<string, RuleColumn>();
   for (const row of rows) {
@@ -145,6 +172,7 @@ export function buildIndex(rows: readonly IndexRow[], failOn: Severity, now: Dat
       failed: count('failed'),
       failing: rows.filter((r) => isFailing(r, failOn)).length,
     },
+    exit: batchExit(rows, failOn),
     rules,
     archives: [...rows],
   };
@@ -204,6 +232,7 @@ export function renderIndexJson(index: BatchIndex): string {
     generatedAt: index.generatedAt,
     failOn: index.failOn,
     summary: { ...index.summary },
+    exit: { code: index.exit.code, reason: index.exit.reason },
     rules: index.rules.map((r) => ({ ruleId: r.ruleId, title: r.title, severity: r.severity, archives: r.archives })),
     archives: index.archives.map(rowJson),
   };
@@ -245,6 +274,7 @@ export function renderIndexMarkdown(index: BatchIndex): string {
   const out: string[] = [];
   out.push(`# mgsift index — ${index.summary.archives} archives`, '');
   out.push(`${mdText(summaryLine(index))}. Made ${mdText(displayTime(index.generatedAt))} by ${mdText(toolLine(index.tool))}.`, '');
+  out.push(`**Exit ${index.exit.code}:** ${mdText(index.exit.reason)}.`, '');
   const head = ['#', 'Input', 'Status', 'Cluster ID', 'Version', 'Collected (UTC)', 'Root causes', ...SEVERITIES_DESC, ...index.rules.map((r) => mdCell(r.ruleId))];
   const rows = index.archives.map((row, i) => {
     const report = mainReport(row, '.md');
@@ -329,6 +359,7 @@ export function renderIndexHtml(index: BatchIndex, templatesDir?: URL | string):
     tool: { name: s(index.tool.name), version: s(index.tool.version), line: s(toolLine(index.tool)) },
     generatedAt: displayTime(index.generatedAt),
     summary: s(summaryLine(index)),
+    exit: { code: index.exit.code, reason: s(index.exit.reason) },
     failOn: index.failOn,
     severities: SEVERITIES_DESC.map((severity) => ({ severity, letter: letterOf(severity) })),
     footerSpan: 7 + SEVERITIES_DESC.length,

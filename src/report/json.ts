@@ -139,7 +139,8 @@ function evidence(e: Evidence): JsonObject {
     const captures: JsonObject = {};
     for (const name of Object.keys(e.captures).sort(compareStrings)) {
       const value = e.captures[name];
-      if (value !== undefined) captures[name] = value;
+      // An empty capture (a cluster-scoped object's namespace) says nothing.
+      if (value !== undefined && value !== '') captures[name] = value;
     }
     out.captures = captures;
   }

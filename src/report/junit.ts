@@ -19,6 +19,7 @@
  * attribute normalization. No CDATA sections (archive text may hold `]]>`).
  */
 import { findingId, severityRank } from '../engine/findings.js';
+import { channelText, fromClusterVersion } from '../facts/cluster.js';
 import type { Finding, Severity } from '../engine/findings.js';
 import type { Report } from './model.js';
 import { compareStrings, displayTime, formatUtc, sanitizeText, sortFindings, sortProblems } from './common.js';
@@ -131,7 +132,7 @@ export function renderJunit(report: Report, failOn: Severity): string {
     ['cluster.version', report.cluster.version],
     ['cluster.desiredVersion', report.cluster.desiredVersion],
     ['cluster.platform', report.cluster.platform],
-    ['cluster.channel', report.cluster.channel],
+    ['cluster.channel', fromClusterVersion(report.cluster) ? channelText(report.cluster.channel, true) : undefined],
     ['collectedAt', report.collectedAt],
   ];
   for (const [name, value] of props) {

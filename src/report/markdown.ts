@@ -10,7 +10,8 @@
  * run of backticks in the text, so it cannot close its block. Links are made only from
  * `http:`/`https:` URLs.
  */
-import type { Evidence, Finding } from '../engine/findings.js';
+import { findingId, type Evidence, type Finding } from '../engine/findings.js';
+import { historyNewestFirst, olderEntriesNote } from '../facts/history.js';
 import type { Report, TimelineItem } from './model.js';
 import { keepByLanePriority, lanePriority } from './timeline.js';
 import { countList, layoutParts, type GroupNote, type MdPart } from './md-budget.js';
@@ -39,11 +40,12 @@ import {
   verifiedLabel,
   toolLine,
 } from './common.js';
+import { channelText, fromClusterVersion } from '../facts/cluster.js';
 import { fenced, known, mdParagraphs, mdText, mdUrl, table, tableRow } from './md.js';
 import { digestMarkdown } from './digest.js';
 import { reportUpdateRisks, updateRisksMarkdown } from './update-risks.js';
 import { verdictsMarkdown } from './verdicts.js';
-import { diagnosisMarkdown } from './diagnosis.js';
+import { diagnosisMarkdown, diagnosisMarkdownShort } from './diagnosis.js';
 
 /** Characters a Markdown report takes at most by default: it fits a GitHub comment (65,536) and most case tools. */
 export const MD_DEFAULT_LIMIT = 60_000;
@@ -51,6 +53,30 @@ export const MD_DEFAULT_LIMIT = 60_000;
 const EXTRACT_SHARES = { digest: 0.25, 'timeline-items': 0.25 };
 /** Evidence items of a finding taken before any finding's later ones. */
 const KEY_EVIDENCE = 3;
+
+/**
+ * What each part is worth to the budget (lower is taken first). The findings table's rows come
+ * first, then the summary above them; evidence past the key items, the extracts and the lists of
+ * rules go first when room is short.
+ */
+const PRIORITY = {
+  /** Title, counts, the findings table's head: always kept. */
+  always: 0,
+  /** A row per finding in the findings table. */
+  findingRows: 1,
+  /** The diagnosis, "Read this first" and the cluster's identity (shorter forms when room is short). */
+  summary: 2,
+  /** Each finding's message and remediation, the cluster's verdicts, risks, rules not checked, what could not be read. */
+  findings: 3,
+  /** A finding's first evidence items; the update history. */
+  keyEvidence: 4,
+  /** The digest and timeline extracts. */
+  extracts: 5,
+  /** Later evidence items; the digest's example lines. */
+  moreEvidence: 6,
+  /** The rules that passed; the limits. */
+  reference: 7,
+} as const;
 
 export interface MarkdownOptions {
   /** Evidence items shown per finding (default 10; every one with `full`); the rest are counted. */
@@ -67,7 +93,8 @@ export interface MarkdownOptions {
  * The report as GitHub-flavoured Markdown, summary first: identity, counts, the findings with
  * their key evidence and remediation, then extracts of the digest and the timeline, then the
  * rules and limits. Sections share a size budget in priority order ({@link layoutParts}); a line
- * under the counts says what was left out and where to see it.
+ * under the counts says what was left out and where to see it. A small budget keeps a row per
+ * finding in the findings table, in shorter forms if need be, before anything else.
  */
 export function renderMarkdown(report: Report, options: MarkdownOptions = {}): string {
   const full = options.full === true;
@@ -77,69 +104,83 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
   const parts: MdPart[] = [];
   const notes: Record<string, GroupNote> = {};
   const add = (priority: number, lines: string[], extra: Omit<MdPart, 'text' | 'priority'> = {}): void => {
-    parts.push({ text: `${lines.join('\n')}\n`, priority, ...extra });
+    if (lines.length > 0) parts.push({ text: `${lines.join('\n')}\n`, priority, ...extra });
   };
+  /** A section's heading: printed only when something of the section is. */
+  const heading = (section: string, lines: string[], within?: string): void => add(PRIORITY.always, lines, { opens: section, heading: true, section: within });
   const c = report.cluster;
 
-  add(0, [`# mgsift report${c.id !== undefined && c.id !== '' ? ` — ${mdText(c.id)}` : ''}`, '']);
-  // The diagnosis first (issue 13): always kept, it is the summary of the findings.
-  add(0, diagnosisMarkdown(report));
-  add(0, [
-    table(
-      ['Field', 'Value'],
-      [
-        ['Cluster ID', known(c.id)],
-        ['Version', known(c.version)],
-        ...(c.desiredVersion !== undefined && c.desiredVersion !== c.version ? [['Desired version', c.desiredVersion]] : []),
-        ['Platform', known(c.platform)],
-        ['Channel', known(c.channel)],
-        ['Input', report.input.path],
-        ['Container / layout', `${report.input.container} / ${report.input.layout}`],
-        ['Collected', report.collectedAt !== undefined && report.collectedAt !== '' ? displayTime(report.collectedAt) : 'unknown'],
-        ['Report made', `${displayTime(report.generatedAt)} by ${toolLine(report.tool)}`],
-      ],
-    ),
-  ]);
-  add(0, [
+  add(PRIORITY.always, [`# mgsift report${c.id !== undefined && c.id !== '' ? ` — ${mdText(c.id)}` : ''}`, '']);
+  // The diagnosis first (issue 13): it is the summary of the findings.
+  add(PRIORITY.summary, diagnosisMarkdown(report), {
+    tighter: [diagnosisMarkdownShort(report), diagnosisMarkdownShort(report), diagnosisMarkdownShort(report, true)].map((l) => `${l.join('\n')}\n`),
+    rank: 0,
+  });
+  const collected = report.collectedAt !== undefined && report.collectedAt !== '' ? displayTime(report.collectedAt) : 'unknown';
+  add(
+    PRIORITY.summary,
+    [
+      table(
+        ['Field', 'Value'],
+        [
+          ['Cluster ID', known(c.id)],
+          ['Version', known(c.version)],
+          ...(c.desiredVersion !== undefined && c.desiredVersion !== c.version ? [['Desired version', c.desiredVersion]] : []),
+          ['Platform', known(c.platform)],
+          ['Channel', channelText(c.channel, fromClusterVersion(c))],
+          ['Input', report.input.path],
+          ['Container / layout', `${report.input.container} / ${report.input.layout}`],
+          ['Collected', collected],
+          ['Report made', `${displayTime(report.generatedAt)} by ${toolLine(report.tool)}`],
+        ],
+      ),
+    ],
+    { tighter: [`${mdText(`Version ${known(c.version)} · ${known(c.platform)} · collected ${collected} · ${report.input.path}`)}\n\n`], rank: 2 },
+  );
+  add(PRIORITY.always, [
     `**Findings:** ${countsDesc(report)
       .map((x) => `${x.count} ${x.severity}`)
       .join(' · ')}`,
     '',
   ]);
-  for (const banner of report.banners) add(0, [`> **Read this first:** ${mdText(banner)}`, '']);
-  parts.push({ text: '', priority: 0, leftOutLine: true });
+  for (const banner of report.banners) add(PRIORITY.summary, [`> **Read this first:** ${mdText(banner)}`, ''], { rank: 1 });
+  parts.push({ text: '', priority: PRIORITY.always, leftOutLine: true });
 
   // Findings: a table of them all, then each with its key evidence first.
-  add(0, ['## Findings', '']);
-  if (namesCompressedFile(report)) add(0, [`*${COMPRESSED_LINES_NOTE}*`, '']);
+  add(PRIORITY.always, ['## Findings', '']);
+  if (namesCompressedFile(report)) add(PRIORITY.findings, [`*${COMPRESSED_LINES_NOTE}*`, ''], { rank: -1 });
   const findings = sortFindings(report.findings);
   if (findings.length === 0) {
-    add(0, [
+    add(PRIORITY.always, [
       'No rule found a problem in this archive. Check “Rules not checked” and “What could not be read” before concluding the cluster is healthy.',
       '',
     ]);
   } else {
     parts.push(...findingsTable(findings));
+    notes['findings-table'] = (n) => (n > 0 ? `*${n} more finding${n === 1 ? '' : 's'}; see the HTML or JSON report.*` : '');
   }
   findings.forEach((f, i) => parts.push(...finding(f, i, shown, notes)));
-  add(1, verdictsMarkdown(report.facts.verdicts), { unit: "section of the cluster's own verdicts" });
-  add(1, updateRisksMarkdown(report.updateRisks ?? reportUpdateRisks(undefined)), { unit: 'update risks section' });
+  add(PRIORITY.findings, verdictsMarkdown(report.facts.verdicts), { unit: "section of the cluster's own verdicts" });
+  add(PRIORITY.findings, updateRisksMarkdown(report.updateRisks ?? reportUpdateRisks(undefined)), { unit: 'update risks section' });
 
   if (report.digest) {
     notes['digest'] = (n) => (n > 0 ? `*${n} more part${n === 1 ? '' : 's'} of the digest left out here for size; the HTML and JSON reports hold them.*` : '');
-    for (const p of digestMarkdown(report.digest, full)) parts.push({ ...p, group: p.priority === 0 ? undefined : 'digest', unit: 'digest part' });
+    for (const p of digestMarkdown(report.digest, full, { table: PRIORITY.extracts, examples: PRIORITY.moreEvidence })) parts.push({ ...p, group: 'digest' });
   }
 
   // Timeline.
-  add(0, ['## Timeline', '']);
+  heading('timeline', ['## Timeline', '']);
   const history = report.facts.history;
   if (history.length === 0) {
-    add(0, ['The archive holds no ClusterVersion update history.', '']);
+    add(PRIORITY.keyEvidence, ['The archive holds no ClusterVersion update history.', ''], { section: 'timeline' });
   } else {
-    add(2, [
+    const { shown: newest, older } = historyNewestFirst(history, full);
+    add(PRIORITY.keyEvidence, [
+      '*Newest first.*',
+      '',
       table(
         ['Version', 'State', 'Verified', 'Started (UTC)', 'Completed (UTC)', 'Notes', 'Image'],
-        history.map((h) => [
+        newest.map((h) => [
           h.version === '' ? '(no version)' : h.version,
           h.state,
           verifiedLabel(h),
@@ -152,11 +193,12 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
         ]),
         new Set([5]),
       ),
-    ], { unit: 'history table' });
+      ...(older.length > 0 ? [`*${mdText(olderEntriesNote(older.length, 'the HTML and JSON reports hold them.'))}*`, ''] : []),
+    ], { unit: 'history table', section: 'timeline' });
   }
   const items = sortTimeline(report.facts.timeline);
   if (items.length > 0) {
-    add(0, [`### Timeline items (${items.length})`, '', mdText(anchorNote(report.collectedAt)), '']);
+    heading('timeline-items', [`### Timeline items (${items.length})`, '', mdText(anchorNote(report.collectedAt)), '', table(TIMELINE_HEAD, []).trimEnd()], 'timeline');
     const capped = keepByLanePriority(items, (t) => t.lane, maxRows);
     // Taken a row of each lane at a time (findings, CVO, nodes, operators, events), so the
     // extract shows every source; printed by time.
@@ -166,42 +208,45 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
       seen.set(t.lane, nth + 1);
       return nth * 1000 + lanePriority(t.lane);
     };
-    add(3, [table(TIMELINE_HEAD, []).trimEnd()], { group: 'timeline-items', rank: -1, unit: 'timeline row' });
-    for (const t of capped) add(3, [tableRow(timelineCells(t))], { group: 'timeline-items', rank: rank(t), unit: 'timeline row' });
-    add(0, ['']);
+    for (const t of capped) add(PRIORITY.extracts, [tableRow(timelineCells(t))], { group: 'timeline-items', rank: rank(t), unit: 'timeline row', section: 'timeline-items' });
     const capNotShown = items.length - capped.length;
     notes['timeline-items'] = (n) => (n + capNotShown > 0 ? `*${mdText(moreRowsNote(n + capNotShown, '(a few rows of each lane are kept, findings, alerts, CVO and nodes first)'))}*` : '');
+    const omitted = report.facts.timelineOmitted.map((o) => `- ${mdText(omissionNote(o))}`);
+    if (omitted.length > 0) add(PRIORITY.extracts, ['', ...omitted, '- `mgsift timeline <input>` lists everything left out here.', ''], { section: 'timeline-items', rank: Number.MAX_SAFE_INTEGER });
   }
-  for (const o of report.facts.timelineOmitted) add(0, [`- ${mdText(omissionNote(o))}`]);
-  if (report.facts.timelineOmitted.length > 0) add(0, ['- `mgsift timeline <input>` lists everything left out here.', '']);
 
   // Rules not checked / passed.
-  add(0, ['## Rules not checked', '']);
-  for (const n of report.notRun) add(0, [`${mdText(n.note.charAt(0).toUpperCase() + n.note.slice(1))}`, '']);
+  heading('not-checked', ['## Rules not checked', '']);
+  for (const n of report.notRun) add(PRIORITY.findings, [`${mdText(n.note.charAt(0).toUpperCase() + n.note.slice(1))}`, ''], { section: 'not-checked' });
   const others = report.notRun.length > 0 ? 'other ' : '';
-  if (report.notChecked.length === 0) add(0, [report.selection ? `Every ${others}rule that ran could be evaluated (see the rule selection above).` : `Every ${others}rule could be evaluated.`, '']);
-  else add(1, [table(['Rule', 'Title', 'Why not'], sortByRuleId(report.notChecked).map((n) => [n.ruleId, n.title, n.reason]))], { unit: 'table of rules not checked' });
-  if (report.checkedInPart.length > 0) {
-    add(0, ['## Rules checked in part', '', 'These rules found nothing in what the input holds, but the input holds only part of what they look at: they did not pass.', '']);
-    add(1, [table(['Rule', 'Title', 'What was not gathered'], sortByRuleId(report.checkedInPart).map((n) => [n.ruleId, n.title, n.reason]))], { unit: 'table of rules checked in part' });
+  if (report.notChecked.length === 0) {
+    const sentence = report.selection ? `Every ${others}rule that ran could be evaluated (see the rule selection above).` : `Every ${others}rule could be evaluated.`;
+    add(PRIORITY.findings, [sentence, ''], { section: 'not-checked' });
+  } else {
+    add(PRIORITY.findings, [table(['Rule', 'Title', 'Why not'], sortByRuleId(report.notChecked).map((n) => [n.ruleId, n.title, n.reason]))], { unit: 'table of rules not checked', section: 'not-checked' });
   }
-  add(0, ['## Rules that passed', '']);
-  if (report.passed.length === 0) add(0, ['No rule passed.', '']);
-  else add(5, [...sortByRuleId(report.passed).map((p) => `- ${mdText(p.ruleId)} — ${mdText(p.title)}`), ''], { unit: 'list of rules that passed' });
+  if (report.checkedInPart.length > 0) {
+    heading('checked-in-part', ['## Rules checked in part', '', 'These rules found nothing in what the input holds, but the input holds only part of what they look at: they did not pass.', '']);
+    add(PRIORITY.findings, [table(['Rule', 'Title', 'What was not gathered'], sortByRuleId(report.checkedInPart).map((n) => [n.ruleId, n.title, n.reason]))], { unit: 'table of rules checked in part', section: 'checked-in-part' });
+  }
+  heading('passed', ['## Rules that passed', '']);
+  if (report.passed.length === 0) add(PRIORITY.reference, ['No rule passed.', ''], { section: 'passed' });
+  else add(PRIORITY.reference, [...sortByRuleId(report.passed).map((p) => `- ${mdText(p.ruleId)} — ${mdText(p.title)}`), ''], { unit: 'list of rules that passed', section: 'passed' });
 
   // Problems, limits.
-  add(0, ['## What could not be read', '']);
-  if (report.problems.length === 0) add(0, ['Everything the rules needed could be read.', '']);
+  heading('problems', ['## What could not be read', '']);
+  if (report.problems.length === 0) add(PRIORITY.findings, ['Everything the rules needed could be read.', ''], { section: 'problems' });
   else {
-    const rows = sortProblems(report.problems).map((p) => [p.severity, p.path === '' ? '(the input as a whole)' : p.path, p.reason]);
-    add(1, [table(['Severity', 'Path in the archive', 'Reason'], []).trimEnd()], { group: 'problems', rank: -1, unit: 'unreadable part' });
-    for (const row of rows) add(1, [tableRow(row)], { group: 'problems', unit: 'unreadable part' });
-    add(0, ['']);
+    heading('problem-rows', [table(['Severity', 'Path in the archive', 'Reason'], []).trimEnd()], 'problems');
+    for (const p of sortProblems(report.problems)) {
+      add(PRIORITY.findings, [tableRow([p.severity, p.path === '' ? '(the input as a whole)' : p.path, p.reason])], { group: 'problems', unit: 'unreadable part', section: 'problem-rows' });
+    }
+    add(PRIORITY.always, ['']);
     notes['problems'] = (n) => (n > 0 ? `*${n} more unreadable part${n === 1 ? '' : 's'}; see the JSON report.*` : '');
   }
-  add(0, ['', '## Limits', '']);
+  heading('limits', ['', '## Limits', '']);
   const l = report.limits;
-  add(5, [
+  add(PRIORITY.reference, [
     table(
       ['Limit', 'Value'],
       [
@@ -211,32 +256,61 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
         ['Duration', `${Math.round(report.stats.durationMs)} ms`],
       ],
     ),
-  ], { unit: 'limits table' });
+  ], { unit: 'limits table', section: 'limits' });
 
   const shares = full ? undefined : EXTRACT_SHARES;
-  const { text } = layoutParts(parts, { limit, shares, notes }, (leftOut) => leftOutLine(leftOut, limit));
+  const { text } = layoutParts(parts, { limit, shares, notes, essential: PRIORITY.summary }, (leftOut, level) => leftOutLine(leftOut, limit, level));
   return text;
 }
 
-/** Under the counts: what the size limit left out, and where to read it. */
-function leftOutLine(leftOut: Map<string, number>, limit: number): string {
+/** Under the counts: what the size limit left out, and where to read it (in a few words when room is short). */
+function leftOutLine(leftOut: Map<string, number>, limit: number, level: number): string {
   if (leftOut.size === 0) return '';
+  const head = `> **Shortened to ${limit.toLocaleString('en-US')} characters:**`;
+  if (level > 0) {
+    const n = [...leftOut.values()].reduce((a, b) => a + b, 0);
+    return `${head} ${n} part${n === 1 ? '' : 's'} left out; the HTML and JSON reports hold everything, \`--md-full\` writes everything here.\n\n`;
+  }
   return (
-    `> **Shortened to ${limit.toLocaleString('en-US')} characters:** ${countList(leftOut)} left out (each place says so). ` +
+    `${head} ${countList(leftOut)} left out (each place says so). ` +
     'The HTML and JSON reports hold everything, `mgsift timeline <input>` lists the whole timeline, and `--md-full` writes everything here.\n\n'
   );
 }
 
-/** The table of findings at the top: severity, title, what it is about, since when. */
+/** Characters of an object's name in the findings table's shortest forms. */
+const SHORT_OBJECT = 40;
+
+/**
+ * The table of findings at the top: severity, title, what it is about, since when; in shorter
+ * forms when room is short (title without its link; rule and first object; rule alone).
+ */
 function findingsTable(findings: readonly Finding[]): MdPart[] {
-  const head: MdPart = { text: `${table(['Severity', 'Finding', 'Object', 'Since (UTC)'], []).trimEnd()}\n`, priority: 0 };
+  const headAt = (columns: string[]): string => `${table(columns, []).trimEnd()}\n`;
+  const full = ['Severity', 'Finding', 'Object', 'Since (UTC)'];
+  const head: MdPart = {
+    text: headAt(full),
+    tighter: [headAt(full), headAt(['Severity', 'Rule', 'Object']), headAt(['Severity', 'Rule'])],
+    priority: PRIORITY.always,
+  };
   const slugs = findingSlugs(findings);
   const rows = findings.map((f, i): MdPart => {
     const glance = findingGlance(f);
-    const row = tableRow([f.severity, `[${mdText(f.title)}](#${slugs[i]!})`, glance.object, glance.since], new Set([1]));
-    return { text: `${row}\n`, priority: 1, group: 'findings-table', unit: 'finding table row' };
+    const rule = findingId(f);
+    const first = glance.first.length > SHORT_OBJECT ? `${glance.first.slice(0, SHORT_OBJECT - 1)}…` : glance.first;
+    const object = `${first}${glance.others > 0 ? ` +${glance.others}` : ''}`;
+    return {
+      text: `${tableRow([f.severity, `[${mdText(f.title)}](#${slugs[i]!})`, glance.object, glance.since], new Set([1]))}\n`,
+      tighter: [
+        `${tableRow([f.severity, f.title, glance.object, glance.since])}\n`,
+        `${tableRow([f.severity, rule, object])}\n`,
+        `${tableRow([f.severity, rule])}\n`,
+      ],
+      priority: PRIORITY.findingRows,
+      group: 'findings-table',
+      unit: 'finding table row',
+    };
   });
-  return [head, ...rows, { text: '\n', priority: 0 }];
+  return [head, ...rows, { text: '\n', priority: PRIORITY.always }];
 }
 
 /**
@@ -267,8 +341,9 @@ export function renderTimelineMarkdown(doc: TimelineDoc): string {
 }
 
 /**
- * One finding: its head, message, remediation and references first (priority 1, kept as a group
- * across findings, most severe first), then its first evidence items (2), then the others (4).
+ * One finding: its head, message, remediation and references first (kept as a group across
+ * findings, most severe first), then its first evidence items, then the others; its evidence
+ * only with its head.
  */
 function finding(f: Finding, index: number, shown: number, notes: Record<string, GroupNote>): MdPart[] {
   const head: string[] = [];
@@ -297,13 +372,21 @@ function finding(f: Finding, index: number, shown: number, notes: Record<string,
     }
     head.push('');
   }
-  const parts: MdPart[] = [{ text: `${head.join('\n')}\n`, priority: 1, group: 'findings', rank: index, unit: 'finding' }];
+  const section = `finding-${index}`;
+  const parts: MdPart[] = [{ text: `${head.join('\n')}\n`, priority: PRIORITY.findings, group: 'findings', rank: index, unit: 'finding', opens: section }];
   if (f.evidence.length > 0) {
     const group = `evidence-${index}`;
     const list = f.evidence.slice(0, shown);
-    parts.push({ text: '#### Evidence\n\n', priority: 2, group, rank: -1, unit: 'evidence heading' });
+    parts.push({ text: '#### Evidence\n\n', priority: PRIORITY.always, heading: true, section, opens: group });
     list.forEach((e, i) =>
-      parts.push({ text: `${evidence(e, i + 1).join('\n')}\n`, priority: i < KEY_EVIDENCE ? 2 : 4, group, rank: i, unit: 'evidence item' }),
+      parts.push({
+        text: `${evidence(e, i + 1).join('\n')}\n`,
+        priority: i < KEY_EVIDENCE ? PRIORITY.keyEvidence : PRIORITY.moreEvidence,
+        group,
+        rank: i,
+        unit: 'evidence item',
+        section: group,
+      }),
     );
     const beyondCap = evidenceNotShown(f, list.length);
     const dropped = Math.max(f.evidenceDropped, 0);

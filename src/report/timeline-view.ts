@@ -4,7 +4,8 @@
  * per source, the update history table and the items table, capped so the page stays light.
  */
 import type { Severity } from '../engine/findings.js';
-import type { Report, TimelineItem } from './model.js';
+import { historyNewestFirst } from '../facts/history.js';
+import type { HistoryRow, Report, TimelineItem } from './model.js';
 import { displayTime, formatUtc, inlineParts, laneTitle, sanitizeText, sortTimeline, verifiedLabel, type InlinePart } from './common.js';
 import { buildTimeline, focusWindow, keepByLanePriority, type TimelineSvg } from './timeline.js';
 import { moreRowsNote, omissionNote } from './timeline-table.js';
@@ -47,8 +48,12 @@ export interface TimelineView {
   hasFigure: boolean;
   notDrawn: string | null;
   emptyHistory: boolean;
+  /** The newest entries, newest first; the older ones fold under them. */
   history: HistoryView[];
   hasHistory: boolean;
+  olderHistory: HistoryView[];
+  /** `64 older entries` (the fold's summary), or null when none is folded. */
+  olderSummary: string | null;
   items: TimelineItemView[];
   hasItems: boolean;
   itemsSummary: string;
@@ -94,6 +99,7 @@ export function timelineView(report: Report, options: TimelineViewOptions = {}):
     }),
   );
   const notShown = all.length - items.length;
+  const history = historyNewestFirst(report.facts.history);
   const omitted = report.facts.timelineOmitted.map((o) => s(omissionNote(o)));
   return {
     svg,
@@ -104,26 +110,30 @@ export function timelineView(report: Report, options: TimelineViewOptions = {}):
         ? `${svg.notDrawn} timeline item${svg.notDrawn === 1 ? ' is' : 's are'} not drawn (no usable time, no free row in their lane, or past the figure's cap of ${maxItems}); the items table lists them.`
         : null,
     emptyHistory: report.facts.history.length === 0,
-    history: report.facts.history.map(
-      (h): HistoryView => ({
-        version: h.version === '' ? '(no version)' : s(h.version),
-        state: s(h.state),
-        verified: verifiedLabel(h),
-        verifiedClass: h.verified ? 'ok' : h.install ? 'muted' : 'warn',
-        started: displayTime(h.started),
-        completed: h.completed !== undefined ? displayTime(h.completed) : 'not completed',
-        image: s(h.image ?? ''),
-        rollback: h.rollback !== undefined ? `rollback (${h.rollback})` : null,
-        forced: h.forced,
-        install: h.install,
-      }),
-    ),
-    hasHistory: report.facts.history.length > 0,
+    history: history.shown.map(historyView),
+    hasHistory: history.shown.length > 0,
+    olderHistory: history.older.map(historyView),
+    olderSummary: history.older.length > 0 ? `${history.older.length} older entr${history.older.length === 1 ? 'y' : 'ies'}` : null,
     items,
     hasItems: items.length > 0,
     itemsSummary: `Timeline items (${all.length})`,
     more: notShown > 0 ? inlineParts(s(moreRowsNote(notShown))) : null,
     omitted,
     hasOmitted: omitted.length > 0,
+  };
+}
+
+function historyView(h: HistoryRow): HistoryView {
+  return {
+    version: h.version === '' ? '(no version)' : s(h.version),
+    state: s(h.state),
+    verified: verifiedLabel(h),
+    verifiedClass: h.verified ? 'ok' : h.install ? 'muted' : 'warn',
+    started: displayTime(h.started),
+    completed: h.completed !== undefined ? displayTime(h.completed) : 'not completed',
+    image: s(h.image ?? ''),
+    rollback: h.rollback !== undefined ? `rollback (${h.rollback})` : null,
+    forced: h.forced,
+    install: h.install,
   };
 }

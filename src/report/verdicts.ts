@@ -6,6 +6,7 @@
  * HTML view model, each from the {@link ClusterVerdicts} of the report.
  */
 import { describeObject } from '../engine/diagnosis.js';
+import { channelText } from '../facts/cluster.js';
 import type { AlertRow, ClusterVerdicts, ConditionRow, InsightsRow, UpdateRiskRow } from './model.js';
 import { displayTime, httpUrl, sanitizeText } from './common.js';
 import { put, type JsonObject } from './json.js';
@@ -173,7 +174,7 @@ export function verdictsMarkdown(v: ClusterVerdicts): string[] {
       table(
         ['What', 'Value'],
         [
-          ['Channel', u.channel ?? '(none)'],
+          ['Channel', channelText(u.channel, true)],
           ['Recommended updates', u.available.length > 0 ? u.available.join(', ') : '(none)'],
           ['RetrievedUpdates', conditionText(u.retrievedUpdates)],
           ['Upgradeable', conditionText(u.upgradeable)],
@@ -275,7 +276,7 @@ export function verdictsView(v: ClusterVerdicts): VerdictsView | null {
         ? null
         : {
             facts: [
-              { label: 'Channel', value: sanitizeText(u.channel ?? '(none)') },
+              { label: 'Channel', value: sanitizeText(channelText(u.channel, true)) },
               { label: 'Recommended updates', value: sanitizeText(u.available.length > 0 ? u.available.join(', ') : '(none)') },
               { label: 'RetrievedUpdates', value: sanitizeText(conditionText(u.retrievedUpdates)) },
               { label: 'Upgradeable', value: sanitizeText(conditionText(u.upgradeable)) },

@@ -12,6 +12,7 @@ import yaml from 'js-yaml';
 import { defaultThreads, threadsFor } from '../../src/analysis/consumers.js';
 import { tempDir } from '../helpers/archives.js';
 import { mgsift } from '../helpers/cli.js';
+import { needsShared } from '../helpers/needs.js';
 
 const SAMPLES = new URL('../../samples/', import.meta.url).pathname;
 const REAL = new URL('../../../shared/samples-real/', import.meta.url).pathname;
@@ -34,6 +35,7 @@ interface Row {
 }
 interface Index {
   summary: Record<string, number>;
+  exit: { code: number; reason: string };
   rules: { ruleId: string; severity: string; archives: number }[];
   archives: Row[];
 }
@@ -68,8 +70,8 @@ describe('analyze on a folder of archives, a corrupt archive and a missing one, 
     index = JSON.parse(readFileSync(join(out, 'index.json'), 'utf8')) as Index;
   });
 
-  it('exits 1 (one sample holds a critical finding); the missing input is one line on stderr', () => {
-    expect(run.code).toBe(1);
+  it('exits 2 (the missing input could not be read), after writing the others; the missing input is one line on stderr', () => {
+    expect(run.code).toBe(2);
     const errors = run.stderr.split('\n').filter((line) => line.startsWith('mgsift: error:'));
     expect(errors).toEqual([expect.stringMatching(new RegExp(`^mgsift: error: cannot read ${missing}: ENOENT`))]);
     expect(run.stderr).toContain(`${fleet}: a folder of 6 archives, each analysed on its own; left out (not archives): README.txt`);
@@ -145,12 +147,22 @@ describe('analyze on several inputs: exit codes, stdout, names', () => {
   const healthy = join(SAMPLES, 'healthy.tar.gz');
   const oldBoot = join(SAMPLES, 'old-boot-image.tar.gz');
 
-  it('exit 0 when no archive reaches --fail-on; a failed input alongside does not change it', () => {
+  it('exit 2 when an input could not be read at all, after writing the reports of the others and an index that says so', () => {
     const out = join(tempDir(), 'out');
     const run = mgsift(['analyze', healthy, oldBoot, join(out, '..', 'nope.tar.gz'), '-o', out, '--fail-on', 'error', '-q']);
-    expect(run.code).toBe(0);
+    expect(run.code).toBe(2);
     expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^mgsift: error: cannot read .*nope\.tar\.gz/)]);
     expect(readdirSync(out).sort()).toEqual(['healthy.html', 'healthy.json', 'index.html', 'index.json', 'index.md', 'old-boot-image.html', 'old-boot-image.json']);
+    const index = JSON.parse(readFileSync(join(out, 'index.json'), 'utf8')) as Index;
+    expect(index.exit).toEqual({ code: 2, reason: "1 of 3 inputs could not be read at all (failed); the others' reports are written" });
+    expect(readFileSync(join(out, 'index.md'), 'utf8')).toContain('**Exit 2:** 1 of 3 inputs could not be read at all (failed)');
+    expect(readFileSync(join(out, 'index.html'), 'utf8')).toContain('<strong>Exit 2:</strong> 1 of 3 inputs could not be read at all (failed)');
+    // The same with --format jsonl to stdout (no index): the exit code alone says it.
+    expect(mgsift(['analyze', healthy, join(out, '..', 'nope.tar.gz'), '--format', 'jsonl', '-o', '-', '-q']).code).toBe(2);
+  });
+
+  it('exit 0 when every input was read and none reaches --fail-on', () => {
+    expect(mgsift(['analyze', healthy, oldBoot, '--format', 'jsonl', '-o', '-', '--fail-on', 'error', '-q']).code).toBe(0);
   });
 
   it('exit 2 when no input could be analysed, with the index saying why for each', () => {
@@ -236,7 +248,7 @@ describe('analyze on several inputs: exit codes, stdout, names', () => {
   });
 });
 
-describe.runIf(existsSync(join(REAL, 'must-gather-aws.tar.xz')))('analyze on the real archives, --jobs 2', () => {
+describe.runIf(existsSync(join(REAL, 'must-gather-aws.tar.xz')))(`analyze on the real archives, --jobs 2 ${needsShared('samples-real/')}`, () => {
   it('gives in worker threads the findings it gives in one thread', () => {
     const inputs = [join(REAL, 'must-gather-aws.tar.xz'), join(REAL, 'must-gather-metal.tar.xz')];
     const parallel = mgsift(['analyze', ...inputs, '--format', 'jsonl', '-o', '-', '--jobs', '2']);

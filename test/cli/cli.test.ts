@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { tempDir } from '../helpers/archives.js';
 import { spawnSync } from 'node:child_process';
 import { mgsift } from '../helpers/cli.js';
+import { needsShared } from '../helpers/needs.js';
 
 const CLI = new URL('../../dist/cli/main.js', import.meta.url).pathname;
 
@@ -11,7 +12,7 @@ const REAL = new URL('../../../shared/samples-real/', import.meta.url).pathname;
 const FIXTURE = new URL('../../rules/cvo/cvo-final-sync-lost.fixtures/fires-history/input', import.meta.url).pathname;
 
 
-describe.runIf(existsSync(join(REAL, 'must-gather-aws.tar.xz')))('inspect on the real must-gathers', () => {
+describe.runIf(existsSync(join(REAL, 'must-gather-aws.tar.xz')))(`inspect on the real must-gathers ${needsShared('samples-real/')}`, () => {
   it('reports the aws archive: version, collection day, one Completed history entry', () => {
     const run = mgsift(['inspect', '--json', join(REAL, 'must-gather-aws.tar.xz')]);
     expect(run.code).toBe(0);
@@ -59,6 +60,31 @@ describe('analyze: outputs and exit codes', () => {
     expect(missing.stderr).not.toMatch(/\bat .*\.js:\d+/);
     expect(mgsift(['analyze', FIXTURE, '--format', 'pdf']).code).toBe(2);
     expect(mgsift(['analyze', FIXTURE, '--only', 'no-such-rule', '-o', '-', '--format', 'json']).code).toBe(2);
+  });
+
+  it.each([
+    ['a value out of its choices', ['analyze', FIXTURE, '--fail-on', 'bogus'], /^mgsift: error: option '--fail-on <severity>' argument 'bogus' is invalid\. Allowed choices are info, warning, error, critical\.$/],
+    ['an unknown command', ['bogus'], /^mgsift: error: unknown command 'bogus'$/],
+    ['no input', ['analyze'], /^mgsift: error: missing required argument 'input'$/],
+    ['an unknown option', ['analyze', FIXTURE, '--formt', 'json'], /^mgsift: error: unknown option '--formt' \(Did you mean --format\?\)$/],
+    ['no command', [], /^mgsift: error: missing command: inspect, analyze, rules or timeline \(`mgsift --help` says what each does\)$/],
+    ['no rules command', ['rules'], /^mgsift: error: missing command: list, lint, test or new \(`mgsift rules --help` says what each does\)$/],
+  ])("says commander's usage errors as one mgsift: error: line, exit 2: %s", (_what, args, line) => {
+    const run = mgsift(args as string[]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.endsWith('\n')).toBe(true);
+    expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(run.stderr.trimEnd()).toMatch(line as RegExp);
+  });
+
+  it('still prints help on --help and help, to stdout, exit 0', () => {
+    for (const args of [['--help'], ['help', 'rules'], ['analyze', '--help']]) {
+      const run = mgsift(args);
+      expect(run.code, args.join(' ')).toBe(0);
+      expect(run.stdout).toMatch(/^Usage: mgsift/);
+      expect(run.stderr).toBe('');
+    }
   });
 
   it('ends an error that escapes every handler as one line and exit 2 (the stack only with --debug)', () => {

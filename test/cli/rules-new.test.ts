@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../helpers/archives.js';
 import { mgsift } from '../helpers/cli.js';
+import { needsShared } from '../helpers/needs.js';
 
 const HEALTHY = new URL('../../samples/healthy.tar.gz', import.meta.url).pathname;
 
@@ -108,7 +109,7 @@ describe('mgsift rules new --from <template-id>', () => {
 
 const REAL_SAMPLES = new URL('../../../shared/samples-real/', import.meta.url).pathname;
 
-describe.runIf(existsSync(join(REAL_SAMPLES, 'must-gather-metal.tar.xz')))('rules new: placeholders are general', () => {
+describe.runIf(existsSync(join(REAL_SAMPLES, 'must-gather-metal.tar.xz')))(`rules new: placeholders are general ${needsShared('samples-real/')}`, () => {
   it('a rule made from the aws archive fires on the same kubelet line of the metal cluster', () => {
     const work = tempDir();
     const awsReport = join(work, 'aws.json');

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../helpers/archives.js';
 import { mgsift } from '../helpers/cli.js';
+import { needsShared } from '../helpers/needs.js';
 
 const HEALTHY = new URL('../../samples/healthy.tar.gz', import.meta.url).pathname;
 const REAL = new URL('../../../shared/samples-real/', import.meta.url).pathname;
@@ -110,7 +111,7 @@ describe('mgsift timeline on the healthy sample', () => {
   });
 });
 
-describe.runIf(existsSync(join(REAL, 'must-gather-aws.tar.xz')))('timeline of the real aws must-gather', () => {
+describe.runIf(existsSync(join(REAL, 'must-gather-aws.tar.xz')))(`timeline of the real aws must-gather ${needsShared('samples-real/must-gather-aws.tar.xz')}`, () => {
   const AWS = join(REAL, 'must-gather-aws.tar.xz');
 
   it('shows ClusterOperator transitions and node readiness in order, relative to the collection', () => {

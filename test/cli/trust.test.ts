@@ -120,11 +120,11 @@ describe('-o: output paths are checked before the analysis, each failure one lin
 });
 
 describe('input that is no diagnostic archive', () => {
-  it('is a failed batch row with the reason, while the other archive is analysed', () => {
+  it('is a failed batch row with the reason, while the other archive is analysed (exit 2)', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'random.bin'), randomBytes(100 * 1024));
     const run = bounded(['analyze', HEALTHY, join(dir, 'random.bin'), '--format', 'jsonl', '-o', '-'], 60_000);
-    expect(run.code).toBe(0);
+    expect(run.code).toBe(2);
     const rows = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { input: string; status: string; error?: string });
     const random = rows.find((row) => row.input.endsWith('random.bin'));
     expect(random?.status).toBe('failed');

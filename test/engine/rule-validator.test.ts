@@ -4,13 +4,14 @@ import { createRequire } from 'node:module';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import yaml from 'js-yaml';
 import { builtinRuleFiles } from '../../src/engine/load.js';
+import { needs } from '../helpers/needs.js';
 
 // `npm run build` compiles the rule schema ahead of time (scripts/rule-validator.mjs); the
 // precompiled validator must say exactly what ajv's own compile says, for good and bad rules.
 const BUILT = new URL('../../dist/engine/rule-validator.cjs', import.meta.url);
 
 describe('the precompiled rule-schema validator', () => {
-  it.runIf(existsSync(BUILT))('gives the same verdict and errors as compiling the schema', () => {
+  it.runIf(existsSync(BUILT))(`gives the same verdict and errors as compiling the schema ${needs('dist/engine/rule-validator.cjs: npm run build')}`, () => {
     type V = ((doc: unknown) => boolean) & { errors?: unknown };
     const built = createRequire(import.meta.url)(BUILT.pathname) as V;
     const compiled = new Ajv2020({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(new URL('../../rules/schema.json', import.meta.url), 'utf8')) as object) as V;

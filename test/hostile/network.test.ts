@@ -5,6 +5,7 @@
 import { describe, it, expect } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { mgsiftMeasured } from '../helpers/cli.js';
+import { needs } from '../helpers/needs.js';
 
 const SAMPLE = new URL('../../samples/cvo-final-sync-lost.tar.gz', import.meta.url).pathname;
 const canUnshare = spawnSync('unshare', ['-n', 'true']).status === 0;
@@ -18,7 +19,7 @@ function comparable(stdout: string): unknown {
 }
 
 describe('no network', () => {
-  it.runIf(canUnshare)('analyze inside `unshare -n` gives the same report, exit code and stderr as outside', () => {
+  it.runIf(canUnshare)(`analyze inside \`unshare -n\` gives the same report, exit code and stderr as outside ${needs('`unshare -n`: root or user namespaces')}`, () => {
     const args = ['analyze', SAMPLE, '--format', 'json', '-o', '-', '--fail-on', 'warning'];
     const outside = mgsiftMeasured(args, { timeoutMs: 60_000 });
     const inside = mgsiftMeasured(args, { timeoutMs: 60_000, prefix: ['unshare', '-n'] });

@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { needs, needsShared } from '../helpers/needs.js';
 
 const REPO = new URL('../../', import.meta.url).pathname;
 const DEV = join(REPO, 'dist/cli/main.js');
@@ -43,7 +44,7 @@ function comparable(stdout: string): unknown {
   return report;
 }
 
-describe.skipIf(missing.length > 0)('the single file, offline, alone in a folder', () => {
+describe.skipIf(missing.length > 0)(`the single file, offline, alone in a folder ${needs('a linux-x64 machine, esbuild and postject: npm ci')}`, () => {
   let dir = '';
   let bin = '';
   /** Runs in `dir` with PATH = coreutils only, no network when `unshare -n` is allowed. */
@@ -177,7 +178,7 @@ message: The CVO logged a canceled context.
     }
   });
 
-  it.runIf(existsSync(REAL_XZ))('a real .tar.xz with no xz on PATH: the built-in decoder gives the dev build\'s report', () => {
+  it.runIf(existsSync(REAL_XZ))(`a real .tar.xz with no xz on PATH: the built-in decoder gives the dev build's report ${needsShared('samples-real/must-gather-metal.tar.xz')}`, () => {
     const args = ['analyze', REAL_XZ, '--format', 'json', '-o', '-'];
     const expected = dev(args);
     const run = offline([join(dir, EXECUTABLE), ...args]);

@@ -10,6 +10,7 @@ import { openInput } from '../../src/sources/open.js';
 import { readAll } from '../../src/sources/bytes.js';
 import { DEFAULT_LIMITS } from '../../src/core/limits.js';
 import { Problems } from '../../src/core/problems.js';
+import { needsShared } from '../helpers/needs.js';
 
 const jsYaml = (text: string): unknown => yaml.load(text, { schema: yaml.JSON_SCHEMA, json: true });
 const fast = (text: string): unknown => parseBlockYaml(text, 256);
@@ -108,7 +109,7 @@ describe('parseBlockYaml', () => {
   });
 
   const realArchive = join('..', 'shared', 'samples-real', 'must-gather-aws.tar.xz');
-  it.skipIf(!existsSync(realArchive))('reads every YAML file of the real aws must-gather as js-yaml does, nearly all without falling back', async () => {
+  it.skipIf(!existsSync(realArchive))(`reads every YAML file of the real aws must-gather as js-yaml does, nearly all without falling back ${needsShared('samples-real/must-gather-aws.tar.xz')}`, async () => {
     const source = await openInput(realArchive, { limits: DEFAULT_LIMITS, problems: new Problems() });
     const texts: string[] = [];
     for await (const entry of source.entries()) {

@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import yaml from 'js-yaml';
 import { mgsift } from '../helpers/cli.js';
+import { needsShared } from '../helpers/needs.js';
 
 /**
  * Precision on real archives: the whole rule pack runs over every real archive in
@@ -77,7 +78,7 @@ const present = existsSync(REAL);
 const inputs = present ? realInputs(REAL) : [];
 const { allowed, nothingChecked } = loadExpectations();
 
-describe.runIf(present)('precision: the whole pack on every real archive in ../shared/samples-real', () => {
+describe.runIf(present)(`precision: the whole pack on every real archive ${needsShared('samples-real/')}`, () => {
   it('expected-findings.yaml names only archives that exist', () => {
     expect([...allowed, ...nothingChecked].map((a) => a.archive).filter((a) => !inputs.includes(a))).toEqual([]);
     expect(inputs).toEqual(expect.arrayContaining(['must-gather-aws.tar.xz', 'must-gather-metal.tar.xz']));
@@ -101,6 +102,6 @@ describe.runIf(present)('precision: the whole pack on every real archive in ../s
   });
 });
 
-describe.runIf(!present)('precision on real archives', () => {
+describe.runIf(!present)(`precision on real archives ${needsShared('samples-real/')}`, () => {
   it.skip(`skipped: ${REAL} is absent (the real archives are not part of the repository)`, () => {});
 });

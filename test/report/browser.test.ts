@@ -19,6 +19,7 @@ import { renderHtml } from '../../src/report/html.js';
 import { manyEntriesReport, rollbackReport, seed000Report } from './fixtures.js';
 import { writeTar } from '../hostile/build.js';
 import { PAYLOADS, payloadMembers } from '../hostile/corpus.js';
+import { needs } from '../helpers/needs.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 /** Rules whose findings are critical: with --fail-on critical their samples exit 1. */
@@ -26,11 +27,7 @@ const CRITICAL_RULES = ['clusteroperator-unavailable'];
 const hasChromium = existsSync(CHROMIUM);
 const OUTPUT = fileURLToPath(new URL('../../test-output/', import.meta.url));
 
-if (!hasChromium) {
-  console.warn(`browser.test.ts: skipped, ${CHROMIUM} not found (install chromium to run it; CI does).`);
-}
-
-describe.skipIf(!hasChromium)(`HTML report in Chromium (${CHROMIUM})`, () => {
+describe.skipIf(!hasChromium)(`HTML report in Chromium ${needs(`${CHROMIUM}: install chromium to run it; CI does`)}`, () => {
   let browser: Browser;
   let dir: string;
 
@@ -380,9 +377,11 @@ describe.skipIf(!hasChromium)(`HTML report in Chromium (${CHROMIUM})`, () => {
     const samples = fileURLToPath(new URL('../../samples/', import.meta.url));
     const inputs = ['healthy', 'mco-ignition-rollback', 'old-boot-image'].map((name) => join(samples, `${name}.tar.gz`));
     const run = mgsift(['analyze', ...inputs, join(dir, 'missing.tar.gz'), '-o', dir, '--format', 'html', '--jobs', '2', '-q']);
-    expect(run.code).toBe(1);
+    // The missing input could not be read at all: exit 2, the others' reports and the index written.
+    expect(run.code).toBe(2);
     const { page, context, url, requests, errors, dialogs } = await open('index', readFileSync(join(dir, 'index.html'), 'utf8'));
     try {
+      expect(await page.locator('p.exit-2', { hasText: 'Exit 2: 1 of 4 inputs could not be read at all (failed)' }).isVisible()).toBe(true);
       expect(await page.locator('table.matrix tbody tr:not(.why)').count()).toBe(4);
       expect(await page.locator('table.matrix tr.status-failed:not(.why)', { hasText: 'missing.tar.gz' }).isVisible()).toBe(true);
       expect(await page.locator('table.matrix th.rule-col', { hasText: 'clusteroperator-unavailable' }).isVisible()).toBe(true);

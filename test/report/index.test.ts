@@ -49,6 +49,19 @@ describe('buildIndex', () => {
     expect(index.summary).toEqual({ archives: 4, ok: 2, partial: 1, nothingChecked: 0, failed: 1, failing: 1 });
   });
 
+  it('exits 2 when an input could not be read at all, and says so in the JSON, Markdown and HTML index', () => {
+    expect(index.exit).toEqual({ code: 2, reason: "1 of 4 inputs could not be read at all (failed); the others' reports are written" });
+    expect((JSON.parse(renderIndexJson(index)) as { exit: unknown }).exit).toEqual(index.exit);
+    expect(renderIndexMarkdown(index)).toContain("**Exit 2:** 1 of 4 inputs could not be read at all (failed); the others' reports are written.");
+    expect(renderIndexHtml(index)).toContain('<p class="exit exit-2"><strong>Exit 2:</strong> 1 of 4 inputs could not be read at all (failed); the others&#x27; reports are written.</p>');
+  });
+
+  it('exits 1 or 0 by the findings when every input was read', () => {
+    const rows = batch().archives.slice(0, 3);
+    expect(buildIndex(rows, 'error').exit).toEqual({ code: 1, reason: '1 archive holds a finding at or above error' });
+    expect(buildIndex(rows.slice(2), 'error').exit).toEqual({ code: 0, reason: 'no archive holds a finding at or above error' });
+  });
+
   it('has one column per rule that fired anywhere: most severe first, one rule once', () => {
     const fired = [...seed000Report().findings, ...rollbackReport().findings].map((f) => f.ruleId);
     expect(index.rules.map((r) => r.ruleId).sort()).toEqual([...new Set(fired)].sort());

@@ -12,6 +12,7 @@ import { mgsift } from '../helpers/cli.js';
 import { inlineParts, remediationBlocks } from '../../src/report/common.js';
 import { countList, layoutParts, type MdPart } from '../../src/report/md-budget.js';
 import { MD_DEFAULT_LIMIT } from '../../src/report/markdown.js';
+import { needsShared } from '../helpers/needs.js';
 
 const SAMPLES = fileURLToPath(new URL('../../samples/', import.meta.url));
 const REAL = fileURLToPath(new URL('../../../shared/samples-real/', import.meta.url));
@@ -38,7 +39,7 @@ describe('Markdown report size', () => {
     }
   });
 
-  it.skipIf(real.length === 0).each(real)('real must-gather %s: under 60,000 characters, says what was left out and where', (input) => {
+  it.skipIf(real.length === 0).each(real)(`real must-gather %s: under 60,000 characters, says what was left out and where ${needsShared('samples-real/')}`, (input) => {
     const md = markdown(input);
     expect(md.length).toBeLessThan(MD_DEFAULT_LIMIT);
     expect(md).toMatch(/> \*\*Shortened to 60,000 characters:\*\* .*timeline rows? .*left out/);
@@ -49,7 +50,7 @@ describe('Markdown report size', () => {
     expect(md).toContain('#### Remediation');
   });
 
-  it.skipIf(real.length === 0)('--md-limit and --md-full choose the size', () => {
+  it.skipIf(real.length === 0)(`--md-limit and --md-full choose the size on a real must-gather ${needsShared('samples-real/must-gather-aws.tar.xz')}`, () => {
     const input = real[0] ?? '';
     const small = markdown(input, ['--md-limit', '20000']);
     expect(small.length).toBeLessThan(20_000);
@@ -58,6 +59,24 @@ describe('Markdown report size', () => {
     const full = markdown(input, ['--md-full']);
     expect(full.length).toBeGreaterThan(MD_DEFAULT_LIMIT);
     expect(full).not.toContain('Shortened to');
+  });
+
+  describe('a small --md-limit holds, keeping a row per finding (samples/mco-ignition-rollback.tar.gz, 10 findings)', () => {
+    const input = join(SAMPLES, 'mco-ignition-rollback.tar.gz');
+    const findings = (JSON.parse(mgsift(['analyze', input, '--format', 'json', '-o', '-', '--fail-on', 'critical']).stdout) as { findings: { ruleId: string }[] }).findings;
+
+    it.each([1000, 2000, 3000, 5000])('--md-limit %i', (limit) => {
+      const md = markdown(input, ['--md-limit', String(limit)]);
+      expect(md.length).toBeLessThanOrEqual(limit);
+      expect(md).toContain(`Shortened to ${limit.toLocaleString('en-US')} characters`);
+      // The findings table: the lines of the first table under "## Findings", its head and rule line left out.
+      const table = md.slice(md.indexOf('## Findings')).split('\n\n')[1]!.split('\n').slice(2).filter((line) => line !== '');
+      expect(findings.length).toBeGreaterThanOrEqual(5);
+      expect(table).toHaveLength(findings.length);
+      for (const row of table) expect(row).toMatch(/^\| (critical|error|warning|info) \| /);
+      // Evidence goes before any row does.
+      expect(md).not.toContain('**Evidence 1:**');
+    });
   });
 
   it('refuses a bad --md-limit, and --md-limit with --md-full', () => {
@@ -126,7 +145,7 @@ describe('Markdown budget', () => {
       ...[1, 2, 3, 4].map((n) => part(`row ${n} ${'x'.repeat(80)}`, 3, { group: 'rows', unit: 'row' })),
       part('finding', 1),
     ];
-    const { text, leftOut } = layoutParts(parts, { limit: 600 + 250, notes: { rows: (n) => (n > 0 ? `*${n} more rows*` : '') } }, (l) =>
+    const { text, leftOut } = layoutParts(parts, { limit: 250, notes: { rows: (n) => (n > 0 ? `*${n} more rows*` : '') } }, (l) =>
       l.size > 0 ? `left out: ${countList(l)}` : '',
     );
     expect(text).toContain('# title\nleft out: 2 rows\n');
@@ -135,6 +154,36 @@ describe('Markdown budget', () => {
     expect(text).toContain('*2 more rows*');
     expect(text.indexOf('finding')).toBeGreaterThan(text.indexOf('*2 more rows*'));
     expect(leftOut.get('row')).toBe(2);
+  });
+
+  it('prints a heading only with a part of its section, a group note only after a kept part, and counts no heading', () => {
+    const parts: MdPart[] = [
+      part('# title', 0),
+      { text: '', priority: 0, leftOutLine: true },
+      part('## Kept', 0, { heading: true, opens: 'kept' }),
+      part('kept row', 1, { section: 'kept', group: 'a', unit: 'row' }),
+      part('## Empty', 0, { heading: true, opens: 'empty' }),
+      part(`big row ${'z'.repeat(500)}`, 2, { section: 'empty', group: 'b', unit: 'row' }),
+    ];
+    const notes = { a: (n: number) => `*${n} more a*`, b: (n: number) => `*${n} more b*` };
+    const { text, leftOut } = layoutParts(parts, { limit: 200, notes }, (l) => (l.size > 0 ? `left out: ${countList(l)}` : ''));
+    expect(text).toBe('# title\nleft out: 1 row\n## Kept\nkept row\n\n*0 more a*\n');
+    expect(leftOut).toEqual(new Map([['row', 1]]));
+  });
+
+  it('uses the shorter forms, one level at a time, until every essential part fits', () => {
+    const parts: MdPart[] = [
+      part('# title', 0),
+      ...[1, 2, 3].map((n) => part(`row ${n} ${'w'.repeat(60)}`, 1, { tighter: [`row ${n} ${'w'.repeat(30)}\n`, `row ${n}\n`], unit: 'row' })),
+      part(`evidence ${'e'.repeat(40)}`, 3, { unit: 'evidence' }),
+    ];
+    const layout = (limit: number) => layoutParts(parts, { limit, essential: 1 }, () => '');
+    expect(layout(500).level).toBe(0);
+    expect(layout(150).level).toBe(1);
+    expect(layout(150).text).toContain(`row 3 ${'w'.repeat(30)}\n`);
+    expect(layout(150).text).not.toContain('evidence');
+    expect(layout(50).level).toBe(2);
+    expect(layout(50).text).toBe('# title\nrow 1\nrow 2\nrow 3\n');
   });
 
   it('holds a group to its share of the limit', () => {

@@ -15,6 +15,7 @@ import { openInput } from '../../src/sources/open.js';
 import { walk } from '../../src/ingest/walk.js';
 import { Problems } from '../../src/core/problems.js';
 import { DEFAULT_LIMITS } from '../../src/core/limits.js';
+import { needsShared } from '../helpers/needs.js';
 
 const DATASET = fileURLToPath(new URL('../../../shared/datasets/cincinnati-graph-data/', import.meta.url));
 const REAL = fileURLToPath(new URL('../../../shared/samples-real/', import.meta.url));
@@ -44,7 +45,7 @@ function share(result: Map<string, RiskVerdict>): { evaluated: number; total: nu
   return { evaluated, total: result.size, line };
 }
 
-describe.skipIf(!hasData)('cincinnati-graph-data blocked-edges (../shared/datasets)', () => {
+describe.skipIf(!hasData)(`cincinnati-graph-data blocked-edges ${needsShared('datasets/cincinnati-graph-data/')}`, () => {
   let data: RiskData;
   beforeAll(async () => {
     data = await loadRiskData(DATASET);

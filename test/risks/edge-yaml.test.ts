@@ -8,12 +8,13 @@ import { join } from 'node:path';
 import yaml from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { parseEdgeYaml } from '../../src/risks/edge-yaml.js';
+import { needsShared } from '../helpers/needs.js';
 
 const FOLDER = fileURLToPath(new URL('../../../shared/datasets/cincinnati-graph-data/blocked-edges/', import.meta.url));
 const load = (text: string): unknown => yaml.load(text, { schema: yaml.FAILSAFE_SCHEMA });
 
 describe('parseEdgeYaml', () => {
-  it.skipIf(!existsSync(FOLDER))('reads every blocked-edges file as js-yaml does, or leaves it to js-yaml', () => {
+  it.skipIf(!existsSync(FOLDER))(`reads every blocked-edges file as js-yaml does, or leaves it to js-yaml ${needsShared('datasets/cincinnati-graph-data/blocked-edges/')}`, () => {
     const names = readdirSync(FOLDER).filter((n) => n.endsWith('.yaml'));
     let left = 0;
     for (const name of names) {

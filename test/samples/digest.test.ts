@@ -2,6 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { mgsift } from '../helpers/cli.js';
+import { needsShared } from '../helpers/needs.js';
 
 const SAMPLES = new URL('../../samples/', import.meta.url).pathname;
 const REAL = new URL('../../../shared/samples-real/', import.meta.url).pathname;
@@ -47,7 +48,7 @@ describe('unrecognised-errors digest on the bundled samples', () => {
   });
 });
 
-describe.runIf(existsSync(join(REAL, 'must-gather-aws.tar.xz')))('unrecognised-errors digest on the real aws archive', () => {
+describe.runIf(existsSync(join(REAL, 'must-gather-aws.tar.xz')))(`unrecognised-errors digest on the real aws archive ${needsShared('samples-real/must-gather-aws.tar.xz')}`, () => {
   it('folds its 7162 install-time error lines into a readable handful of templates per component', () => {
     const digest = digestOf(join(REAL, 'must-gather-aws.tar.xz'));
     expect(digest.lines).toBe(7162);

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { unxzWithProcess, unxzWithWasm } from '../../src/sources/decompress.js';
 import { readAll } from '../../src/sources/bytes.js';
 import { MG_MINI, packTree, tempDir } from '../helpers/archives.js';
+import { needs } from '../helpers/needs.js';
 
 const decoders = { 'the system xz': unxzWithProcess, 'the WebAssembly decoder': unxzWithWasm };
 
@@ -57,7 +58,7 @@ describe('xz decoders', () => {
   const REAL = new URL('../../../shared/samples-real/', import.meta.url).pathname;
   const real = ['must-gather-aws.tar.xz', 'must-gather-metal.tar.xz'].map((name) => join(REAL, name));
   const canCompare = real.every((file) => existsSync(file)) && spawnSync('xz', ['--version']).status === 0;
-  it.runIf(canCompare)('the WebAssembly decoder gives the real must-gathers byte for byte as `xz -dc`', async () => {
+  it.runIf(canCompare)(`the WebAssembly decoder gives the real must-gathers byte for byte as \`xz -dc\` ${needs('../shared/samples-real/ (not in CI) and xz on PATH')}`, async () => {
     for (const file of real) {
       const hash = createHash('sha256');
       for await (const chunk of unxzWithWasm(createReadStream(file))) hash.update(chunk);
