@@ -176,6 +176,7 @@ describe.skipIf(!hasChromium)(`HTML report in Chromium (${CHROMIUM})`, () => {
         '#finding-clusteroperator-degraded',
         '#finding-update-rollback',
         '#finding-cvo-restarted-during-update',
+        '#finding-ingress-router-pods-unavailable',
         '#finding-clusteroperator-degraded',
         '#finding-clusterversion-failing',
       ]);

@@ -53,7 +53,7 @@ describe('what the diagnosis says', () => {
     ]);
     // One finding, two operators: each sits where its own evidence puts it, with its own since.
     expect(lines[4]).toContain('— ClusterOperator machine-config, since 2021-04-30 00:02:47Z [names MachineConfigPool master]');
-    expect(lines[7]).toContain('— IngressController openshift-ingress-operator/default, ClusterOperator ingress, since 2021-04-30 01:12:02Z');
+    expect(lines[7]).toContain('— ClusterOperator ingress, since 2021-04-30 01:12:02Z');
     expect(lines[8]).toContain('— ClusterOperator ingress, since 2021-04-30 01:12:02Z [both about ClusterOperator ingress]');
     expect(lines[9]).toContain('[names ClusterOperator ingress]');
     expect(lines[6]).toContain('[at 2021-04-29 23:59:02Z, inside the rollback 4.7.0-0.ci-2021-04-29-142719 → 4.6.27 (since 2021-04-29 23:34:37Z, still open when collected)]');
