@@ -173,6 +173,7 @@ describe.skipIf(!hasChromium)(`HTML report in Chromium ${needs(`${CHROMIUM}: ins
         '#finding-clusteroperator-degraded',
         '#finding-update-rollback',
         '#finding-cvo-restarted-during-update',
+        '#finding-ingress-router-pods-unavailable',
         '#finding-clusteroperator-degraded',
         '#finding-clusterversion-failing',
       ]);

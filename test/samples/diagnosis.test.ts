@@ -35,7 +35,7 @@ describe('the diagnosis of each bundled sample and of the stuck-drain fixture is
 });
 
 describe('what the diagnosis says', () => {
-  it('the Ignition rollback: the MCO root (with the rollback) explains the pools and the machine-config operator; ingress, which ClusterVersion Failing names, is its own root', () => {
+  it('the Ignition rollback: the MCO root (with the rollback) explains the pools and the machine-config operator; ingress, which ClusterVersion Failing names, is its own root (its router deployment lacks replicas)', () => {
     const text = mgsift(['analyze', join(ROOT, 'samples/mco-ignition-rollback.tar.gz'), '--format', 'text']);
     expect(text.stderr).toBe('');
     const lines = text.stdout.split('\n').filter((l) => /^(\d+\.| +→)/.test(l));
@@ -47,13 +47,15 @@ describe('what the diagnosis says', () => {
       '      → ERROR clusteroperator-degraded',
       '   → ERROR update-rollback',
       '      → INFO cvo-restarted-during-update',
-      '2. ERROR clusteroperator-degraded',
-      '   → ERROR clusterversion-failing',
+      '2. ERROR ingress-router-pods-unavailable',
+      '   → ERROR clusteroperator-degraded',
+      '      → ERROR clusterversion-failing',
     ]);
     // One finding, two operators: each sits where its own evidence puts it, with its own since.
     expect(lines[4]).toContain('— ClusterOperator machine-config, since 2021-04-30 00:02:47Z [names MachineConfigPool master]');
     expect(lines[7]).toContain('— ClusterOperator ingress, since 2021-04-30 01:12:02Z');
-    expect(lines[8]).toContain('[names ClusterOperator ingress]');
+    expect(lines[8]).toContain('— ClusterOperator ingress, since 2021-04-30 01:12:02Z [both about ClusterOperator ingress]');
+    expect(lines[9]).toContain('[names ClusterOperator ingress]');
     expect(lines[6]).toContain('[at 2021-04-29 23:59:02Z, inside the rollback 4.7.0-0.ci-2021-04-29-142719 → 4.6.27 (since 2021-04-29 23:34:37Z, still open when collected)]');
   });
 
