@@ -57,7 +57,7 @@ describe('what the diagnosis says', () => {
     expect(lines[6]).toContain('[at 2021-04-29 23:59:02Z, inside the rollback 4.7.0-0.ci-2021-04-29-142719 → 4.6.27 (since 2021-04-29 23:34:37Z, still open when collected)]');
   });
 
-  it('the stuck drain: drain → pool → operator → update, and the unrelated NotReady node as a second root', () => {
+  it('the stuck drain: drain → pool → operator → update, and the unrelated node whose kubelet stopped posting as a second root', () => {
     const { stdout } = mgsift(['analyze', join(ROOT, STUCK_DRAIN), '--format', 'text']);
     const lines = stdout.split('\n').filter((l) => /^(\d+\.| +→)/.test(l)).map((l) => l.replace(/:.*/, ''));
     expect(lines).toEqual([
@@ -66,7 +66,8 @@ describe('what the diagnosis says', () => {
       '      → ERROR clusteroperator-degraded',
       '         → ERROR clusterversion-failing',
       '         → WARNING clusterversion-update-stalled',
-      '2. ERROR node-not-ready',
+      '2. ERROR node-status-unknown [ip-10-0-151-183.ec2.internal]',
+      '   → ERROR node-not-ready',
     ]);
   });
 
@@ -77,7 +78,8 @@ describe('what the diagnosis says', () => {
     expect(text.stdout).toContain('\nNo problem found: no rule found anything at warning or above (1 informational finding below, none of them a problem).\n');
     // "below" and "see Rules not checked" are answered on the same screen.
     expect(text.stdout).toContain('\nFindings (1):\n  INFO events-failed-scheduling: The scheduler could not place pods (FailedScheduling events)\n');
-    expect(text.stdout).toMatch(/\nRules not checked \(7\):\n  cluster-alert-firing: the archive lacks /);
+    // How many rules the trimmed sample cannot check grows with the pack; that the list follows is the point.
+    expect(text.stdout).toMatch(/\nRules not checked \(\d+\):\n  cluster-alert-firing: the archive lacks /);
     expect(text.stdout).toMatch(/\nNot run: update-risk data not given: 2 rules not run \(update-risk-applies, update-risk-taken\)/);
     const md = mgsift(['analyze', input, '--format', 'md', '-o', '-']).stdout;
     expect(md).toMatch(/^# mgsift report[^\n]*\n\n## Diagnosis\n\nNo problem found: /);
