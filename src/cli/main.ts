@@ -7,6 +7,7 @@ import { inspectCommand } from './inspect.js';
 import { analyzeCommand } from './analyze.js';
 import { rulesCommand } from './rules.js';
 import { timelineCommand } from './timeline.js';
+import { diffCommand } from './diff.js';
 import { toolInfo } from '../report/build.js';
 import { toolLine } from '../report/common.js';
 
@@ -28,8 +29,8 @@ const program = new Command('mgsift')
     'after',
     `
 Exit codes:
-  0  no finding at or above --fail-on (analyze), or success
-  1  at least one finding at or above --fail-on
+  0  no finding at or above --fail-on (analyze), no new one (diff), or success
+  1  at least one finding at or above --fail-on (diff: a new one in NEW)
   2  usage or input error`,
   );
 
@@ -37,6 +38,7 @@ program.addCommand(inspectCommand());
 program.addCommand(analyzeCommand());
 program.addCommand(rulesCommand());
 program.addCommand(timelineCommand());
+program.addCommand(diffCommand());
 // Commands made apart do not inherit exitOverride: without it a usage error in one exits 1, not 2.
 const overrideExit = (command: Command): void => {
   command.exitOverride();

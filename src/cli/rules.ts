@@ -16,7 +16,9 @@ import { requireFolders } from './rule-selection.js';
 
 /** The severity a rule fires at, and the ones its `severityWhen` can give it: `warning, info when not still_pending`. */
 function severityText(rule: Pick<Rule, 'severity' | 'severityWhen'>): string {
-  return [rule.severity, ...rule.severityWhen.map((w) => `${w.severity} when ${conditionText(w.condition)}`)].join(', ');
+  const when = (w: Rule['severityWhen'][number]): string =>
+    [w.condition ? conditionText(w.condition) : '', w.youngMs !== undefined ? `younger than ${w.youngMs / 60_000}m` : ''].filter(Boolean).join(' and ');
+  return [rule.severity, ...rule.severityWhen.map((w) => `${w.severity} when ${when(w)}`)].join(', ');
 }
 
 /** Columns padded to their widest cell (the last one is not padded). */

@@ -458,7 +458,9 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     }
     const evidence = matched.flatMap((s) => s.items.map(templateItem));
     const context = { rule: { id: rule.id, title: rule.title }, cluster: facts.cluster ?? {}, facts, signals, evidence, collectedAt: facts.collectedAt };
-    const severity = rule.severityWhen.find((s) => evaluateCondition(s.condition, values) === true)?.severity ?? rule.severity;
+    const severity =
+      rule.severityWhen.find((s) => (s.condition === undefined || evaluateCondition(s.condition, values) === true) && (s.youngMs === undefined || allYoung(matched, facts.collectedAt, s.youngMs)))
+        ?.severity ?? rule.severity;
     const itemsOf = (signal: string): Held[] => states.find((s) => s.signal.name === signal)?.items ?? [];
     const about = objectsOf(rule.about, itemsOf, context);
     const parts = partsOf(rule, matched, context);
@@ -498,10 +500,29 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
   }
 }
 
+/** Every piece of resource evidence that says since when (at least one) began less than `youngMs` before the collection time. */
+function allYoung(matched: readonly SignalState[], collectedAt: number | undefined, youngMs: number): boolean {
+  const timed = matched.filter((s) => s.signal.type === 'resource' && s.signal.since !== undefined).flatMap((s) => s.items);
+  return timed.length > 0 && timed.every((item) => {
+    const age = ageAt(item.time, collectedAt);
+    return age !== undefined && age < youngMs;
+  });
+}
+
+/**
+ * How long before the collection time something began; undefined when either time is unknown,
+ * or when it is dated after the collection (a snapshot assembled from several moments, or a
+ * clock skewed): such an age says nothing.
+ */
+function ageAt(since: number | undefined, collectedAt: number | undefined): number | undefined {
+  if (since === undefined || collectedAt === undefined || since > collectedAt) return undefined;
+  return collectedAt - since;
+}
+
 /** Whether evidence that began at `since` has the signal's `age` at the collection time (see {@link EvidenceAge}). */
 function ageHolds(signal: ResourceSignal, since: number | undefined, collectedAt: number | undefined): boolean {
   const { atLeastMs, underMs } = signal.age ?? {};
-  const age = since === undefined || collectedAt === undefined ? undefined : collectedAt - since;
+  const age = ageAt(since, collectedAt);
   if (atLeastMs !== undefined && age !== undefined && age < atLeastMs) return false;
   if (underMs !== undefined && (age === undefined || age >= underMs)) return false;
   return true;
@@ -781,7 +802,7 @@ function describeSelector(selector: LogSelector): string {
   if (selector.namespace) parts.push(`namespace ${selector.namespace}`);
   if (selector.container) parts.push(`container ${selector.container}`);
   if (selector.pod) parts.push('pod pattern');
-  if (selector.path) parts.push('path pattern');
+  if (selector.pathGlob) parts.push(`path ${selector.pathGlob}`);
   if (selector.bare) parts.push('a single log file');
   return parts.join(', ') || 'any log';
 }

@@ -2,6 +2,7 @@ import type { Facts } from '../facts/collector.js';
 import type { UpdateRisks } from '../risks/update-risks.js';
 import { currentRiskItems, takenRiskItems } from '../risks/applied.js';
 import type { DataNotGiven } from './findings.js';
+import { LIFECYCLE_SOURCE, lifecycleStatus } from '../facts/lifecycle.js';
 
 /** What rules see: the archive's facts, and the update risks when risk data was given. */
 export interface EngineFacts extends Facts {
@@ -46,6 +47,10 @@ export function factValue(facts: EngineFacts, name: string): unknown {
       return facts.updates?.risks;
     case 'updates.accepted':
       return facts.updates?.accepted;
+    case 'insights.recommendations':
+      return facts.insights;
+    case 'lifecycle':
+      return facts.cluster?.currentVersion !== undefined && facts.collectedAt !== undefined ? lifecycleStatus(facts.cluster.currentVersion, facts.collectedAt) : undefined;
     default:
       return undefined;
   }
@@ -60,7 +65,7 @@ function cvoPodObject(pod: { pod: string; namespace?: string | undefined }): { k
 export function factFile(facts: Facts, name: string, item: unknown): string {
   const own = (item as { file?: unknown } | undefined)?.file;
   if (typeof own === 'string') return own;
-  const fromClusterVersion = name.startsWith('history') || name.startsWith('updates') || name === 'cluster';
+  const fromClusterVersion = name.startsWith('history') || name.startsWith('updates') || name === 'cluster' || name === 'lifecycle';
   return fromClusterVersion ? (facts.clusterVersionFile ?? '') : '';
 }
 
@@ -87,11 +92,15 @@ export const FACT_NAMES = [
   'updates.conditional',
   'updates.risks',
   'updates.accepted',
+  'insights.recommendations',
+  'lifecycle',
 ] as const;
 
 export function describeMissingFact(name: string, facts: EngineFacts): string {
   if (name.startsWith('history') || name.startsWith('updates') || name === 'cluster') return `a ClusterVersion object (fact ${name})`;
   if (name === 'alerts') return 'the monitoring stack\'s alerts (monitoring/prometheus/rules.json, monitoring/alerts.json or an Insights config/alerts.json; fact alerts)';
+  if (name === 'lifecycle') return `the cluster version (a ClusterVersion), the collection time (a timestamp file) and a minor version the life cycle table of ${LIFECYCLE_SOURCE.taken} lists (fact lifecycle)`;
+  if (name === 'insights.recommendations') return 'an Insights report (operator.openshift.io InsightsOperator/cluster with status.insightsReport; a disconnected cluster has none; fact insights.recommendations)';
   if (name.startsWith('cvo')) return `cluster-version-operator logs (fact ${name})`;
   if (name === 'collection') return 'a must-gather timestamp file (fact collection)';
   // Read after "the archive lacks": the data comes from the command line, not the archive.

@@ -136,7 +136,7 @@ interface RawRule {
   remediation?: string;
   banner?: string;
   per?: string;
-  severityWhen?: { condition: string; severity: Severity }[];
+  severityWhen?: { condition?: string; young?: string; severity: Severity }[];
   maxEvidence?: number;
   about?: RawObject[];
   mentions?: RawObject[];
@@ -324,10 +324,14 @@ export function loadRuleText(file: string, text: string, builtin: boolean, defer
     return node;
   };
   const mainCondition = condition(['condition'], raw.condition);
-  const severityWhen = (raw.severityWhen ?? []).map((entry, i) => ({
-    condition: condition(['severityWhen', String(i), 'condition'], entry.condition),
-    severity: entry.severity,
-  }));
+  // An entry with only `young` has no condition (it always holds); one whose condition did not
+  // compile is left out (the issue is reported).
+  const severityWhen = (raw.severityWhen ?? []).flatMap((entry, i) => {
+    const node = entry.condition === undefined ? undefined : condition(['severityWhen', String(i), 'condition'], entry.condition);
+    if (entry.condition !== undefined && !node) return [];
+    // The schema holds young to the duration syntax parseDuration reads.
+    return [{ condition: node, youngMs: entry.young === undefined ? undefined : parseDuration(entry.young), severity: entry.severity }];
+  });
   if (raw.applies?.versions !== undefined && !isValidRange(raw.applies.versions)) {
     at(['applies', 'versions'], `invalid version range '${raw.applies.versions}'`);
   }
@@ -379,7 +383,7 @@ export function loadRuleText(file: string, text: string, builtin: boolean, defer
       applies: { versions: raw.applies?.versions, inputs: raw.applies?.inputs },
       signals,
       condition: mainCondition,
-      severityWhen: severityWhen.flatMap((s) => (s.condition ? [{ condition: s.condition, severity: s.severity }] : [])),
+      severityWhen,
       message,
       remediation,
       banner,
@@ -420,6 +424,7 @@ function compileSelector(raw: Record<string, string | boolean>): LogSelector {
     container: text(raw['container']),
     stream: text(raw['stream']),
     path: glob(raw['path']),
+    pathGlob: text(raw['path']),
     bare: raw['bare'] === true ? true : undefined,
   };
 }

@@ -19,7 +19,12 @@ export interface Rule {
   applies: { versions?: string | undefined; inputs?: string[] | undefined };
   signals: Signal[];
   condition: ConditionNode;
-  severityWhen: { condition: ConditionNode; severity: Severity }[];
+  /**
+   * The first entry that holds sets the severity: its condition (absent: always) and, with
+   * `youngMs`, every piece of resource evidence with a `since` time began less than that before
+   * the collection time (a state still settling, as an operator's condition during an update).
+   */
+  severityWhen: { condition: ConditionNode | undefined; youngMs?: number | undefined; severity: Severity }[];
   message: Template;
   remediation: Template | undefined;
   banner: Template | undefined;
@@ -66,6 +71,8 @@ export interface LogSelector {
   container?: string | undefined;
   stream?: string | undefined;
   path?: RegExp | undefined;
+  /** The glob `path` was compiled from, for what reports and the coverage table say. */
+  pathGlob?: string | undefined;
   bare?: boolean | undefined;
 }
 

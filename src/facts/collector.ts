@@ -9,6 +9,7 @@ import { collectionTime, parseGatherTimestamps, type GatherTimestamps } from './
 import { CvoLogFacts, mayCarryCvoFact, type CvoBuild, type CvoMoment } from './cvo.js';
 import { alertsOf, sortAlerts, uniqueAlerts, type Alert } from './alerts.js';
 import { updateRecommendations, type UpdateRecommendations } from './updates.js';
+import { insightsRecommendations, type InsightsRecommendation } from './insights.js';
 
 const CVO_NAMESPACE = 'openshift-cluster-version';
 const CVO_CONTAINER = 'cluster-version-operator';
@@ -40,6 +41,8 @@ export interface Facts {
   alerts?: Alert[] | undefined;
   /** The CVO's update recommendations, risks and gates; undefined without a ClusterVersion. */
   updates?: UpdateRecommendations | undefined;
+  /** Insights Advisor's health checks, most risky first; undefined without an InsightsOperator holding a report. */
+  insights?: InsightsRecommendation[] | undefined;
 }
 
 /** What one entry adds to the facts (see {@link ParallelConsumer}). */
@@ -50,6 +53,8 @@ export interface FactsTaken {
   pods: CvoPod[];
   /** Alerts of the monitoring file read, when it was one (plain data: labels, annotations, times). */
   alerts?: Alert[] | undefined;
+  /** Insights recommendations of the InsightsOperator read, when it was one holding a report. */
+  insights?: InsightsRecommendation[] | undefined;
 }
 
 /**
@@ -67,6 +72,8 @@ export class FactsCollector implements ParallelConsumer<FactsTaken> {
   private layout: LayoutKind = 'unknown';
   /** Alerts of every monitoring file read; undefined until one is. */
   private alerts: Alert[] | undefined;
+  /** The last InsightsOperator read that held a report wins (List and object file hold the same). */
+  private insights: InsightsRecommendation[] | undefined;
 
   constructor(private readonly maxLineBytes: number) {}
 
@@ -75,6 +82,7 @@ export class FactsCollector implements ParallelConsumer<FactsTaken> {
       return { objects: true };
     }
     if (holdsAlerts(entry)) return { objects: true };
+    if (entry.group === 'operator.openshift.io' && entry.resource === 'insightsoperators') return { objects: true };
     if (entry.metadata === 'timestamp') return { text: true };
     if (isCvoLog(entry)) return { text: true };
     return undefined;
@@ -90,6 +98,8 @@ export class FactsCollector implements ParallelConsumer<FactsTaken> {
       this.clusterVersionFile = entry.path;
     } else if (object.kind === 'Infrastructure' && (object.metadata?.name ?? 'cluster') === 'cluster') {
       this.infrastructure = object;
+    } else if (object.kind === 'InsightsOperator' && (object.metadata?.name ?? 'cluster') === 'cluster') {
+      this.insights = insightsRecommendations(object, entry.path) ?? this.insights;
     }
   }
 
@@ -141,9 +151,10 @@ export class FactsCollector implements ParallelConsumer<FactsTaken> {
       timestamps: this.timestamps.splice(0),
       pods: this.pods.splice(0),
       alerts: this.alerts,
+      insights: this.insights,
     };
     this.clusterVersion = this.clusterVersionFile = this.infrastructure = undefined;
-    this.alerts = undefined;
+    this.alerts = this.insights = undefined;
     return taken;
   }
 
@@ -157,6 +168,7 @@ export class FactsCollector implements ParallelConsumer<FactsTaken> {
     this.timestamps.push(...taken.timestamps);
     this.pods.push(...taken.pods);
     if (taken.alerts) (this.alerts ??= []).push(...taken.alerts);
+    if (taken.insights) this.insights = taken.insights;
   }
 
   end(summary: WalkSummary): void {
@@ -175,6 +187,7 @@ export class FactsCollector implements ParallelConsumer<FactsTaken> {
       cvo: { pods: this.pods },
       alerts: this.alerts && sortAlerts(uniqueAlerts(this.alerts)),
       updates: cv ? updateRecommendations(cv, this.clusterVersionFile ?? '', cluster?.currentVersion) : undefined,
+      insights: this.insights,
     };
   }
 }

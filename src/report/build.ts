@@ -129,6 +129,16 @@ function clusterVerdicts(facts: Facts): ClusterVerdicts {
       object: a.object,
       file: a.file,
     })),
+    insights: facts.insights?.map((r) => ({
+      description: r.description,
+      totalRisk: r.totalRisk,
+      risk: r.risk,
+      state: r.state,
+      id: r.id,
+      advisorUri: r.advisorUri,
+      downloadedAt: iso(r.downloadedAt),
+      file: r.file,
+    })),
     updates: updates && {
       channel: updates.channel,
       available: updates.available.map((u) => u.version),

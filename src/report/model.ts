@@ -111,6 +111,20 @@ export interface AlertRow {
   file: string;
 }
 
+/** An Insights Advisor recommendation (a health check of the InsightsOperator's last report). */
+export interface InsightsRow {
+  description: string;
+  totalRisk: number;
+  risk: 'low' | 'moderate' | 'important' | 'critical' | 'unknown';
+  state: string;
+  /** `<rule>|<ERROR_KEY>`. */
+  id?: string | undefined;
+  advisorUri?: string | undefined;
+  /** ISO 8601: when the report was downloaded. */
+  downloadedAt?: string | undefined;
+  file: string;
+}
+
 /** A risk the cluster-version operator attached to update targets, and whether it applies here. */
 export interface UpdateRiskRow {
   name: string;
@@ -134,6 +148,8 @@ export interface ConditionRow {
 export interface ClusterVerdicts {
   /** Firing, then pending, most severe first; absent when the archive holds no alerts file. */
   alerts?: AlertRow[] | undefined;
+  /** Most risky first; absent when the archive holds no downloaded Insights report. */
+  insights?: InsightsRow[] | undefined;
   /** Absent without a ClusterVersion. */
   updates?:
     | {

@@ -1,17 +1,21 @@
 /**
  * The report section "What the cluster itself reported": the alerts the cluster's monitoring
- * was firing (by severity, with since and runbook) and pending, and the cluster-version
- * operator's update recommendations, their risks and the update gates. JSON, Markdown and the
+ * was firing (by severity, with since and runbook) and pending, Insights Advisor's
+ * recommendations, and the cluster-version operator's update recommendations, their risks and
+ * the update gates. JSON, Markdown and the
  * HTML view model, each from the {@link ClusterVerdicts} of the report.
  */
 import { describeObject } from '../engine/diagnosis.js';
-import type { AlertRow, ClusterVerdicts, ConditionRow, UpdateRiskRow } from './model.js';
+import type { AlertRow, ClusterVerdicts, ConditionRow, InsightsRow, UpdateRiskRow } from './model.js';
 import { displayTime, httpUrl, sanitizeText } from './common.js';
 import { put, type JsonObject } from './json.js';
 import { mdText, mdUrl, table } from './md.js';
 
 /** Alert rows shown in the HTML and Markdown reports at most; the JSON report holds them all. */
 const ALERTS_SHOWN = 100;
+
+/** The report's severity badge for each Insights total risk (the finding's severity). */
+const INSIGHTS_BADGE: Record<InsightsRow['risk'], string> = { low: 'info', moderate: 'warning', important: 'error', critical: 'critical', unknown: 'info' };
 
 const EXPOSURE_TEXT: Record<UpdateRiskRow['exposure'], string> = {
   applies: 'applies to this cluster',
@@ -23,6 +27,7 @@ const EXPOSURE_TEXT: Record<UpdateRiskRow['exposure'], string> = {
 export function verdictsJson(v: ClusterVerdicts): JsonObject {
   const out: JsonObject = {};
   if (v.alerts !== undefined) out.alerts = v.alerts.map(alertJson);
+  if (v.insights !== undefined) out.insights = v.insights.map(insightsJson);
   if (v.updates !== undefined) {
     const u = v.updates;
     const updates: JsonObject = {};
@@ -71,6 +76,15 @@ function alertJson(a: AlertRow): JsonObject {
   return out;
 }
 
+function insightsJson(r: InsightsRow): JsonObject {
+  const out: JsonObject = { description: r.description, totalRisk: r.totalRisk, risk: r.risk, state: r.state };
+  put(out, 'id', r.id);
+  put(out, 'advisorUri', r.advisorUri);
+  put(out, 'downloadedAt', r.downloadedAt);
+  out.file = r.file;
+  return out;
+}
+
 function conditionJson(c: ConditionRow): JsonObject {
   const out: JsonObject = { status: c.status };
   put(out, 'reason', c.reason);
@@ -79,9 +93,20 @@ function conditionJson(c: ConditionRow): JsonObject {
   return out;
 }
 
-/** Whether the section has anything to say (the archive held alerts or a ClusterVersion). */
+/** Whether the section has anything to say (the archive held alerts, an Insights report or a ClusterVersion). */
 function hasVerdicts(v: ClusterVerdicts): boolean {
-  return v.alerts !== undefined || v.updates !== undefined;
+  return v.alerts !== undefined || v.insights !== undefined || v.updates !== undefined;
+}
+
+function insightsSummary(rows: readonly InsightsRow[]): string {
+  const active = rows.filter((r) => r.state !== 'Disabled').length;
+  const downloaded = rows.find((r) => r.downloadedAt !== undefined)?.downloadedAt;
+  const when = downloaded !== undefined ? `, in the report downloaded ${displayTime(downloaded)}` : '';
+  return `${active} active recommendation${active === 1 ? '' : 's'} (${rows.length - active} disabled by the user)${when}. Each active one is a finding (rule insights-recommendation) at a severity from its total risk: low info, moderate warning, important error, critical critical.`;
+}
+
+function insightsRiskText(r: InsightsRow): string {
+  return r.totalRisk > 0 ? `${r.risk} (${r.totalRisk})` : r.risk;
 }
 
 function firing(v: ClusterVerdicts): AlertRow[] {
@@ -134,6 +159,12 @@ export function verdictsMarkdown(v: ClusterVerdicts): string[] {
       ),
     );
     if (rows.length > shown.length) out.push(`*${rows.length - shown.length} more alerts; see the JSON report.*`, '');
+  }
+  if (v.insights !== undefined) {
+    out.push('### Insights Advisor recommendations', '', mdText(insightsSummary(v.insights)), '');
+    if (v.insights.length > 0) {
+      out.push(table(['Total risk', 'State', 'Recommendation', 'Advisor'], v.insights.map((r) => [insightsRiskText(r), r.state, sanitizeText(r.description), r.advisorUri ?? ''])));
+    }
   }
   const u = v.updates;
   if (u !== undefined) {
@@ -188,6 +219,11 @@ export interface VerdictsView {
   hasLabels: boolean;
   hasRunbook: boolean;
   moreAlerts: string | null;
+  insights: {
+    summary: string;
+    rows: { risk: string; riskClass: string; state: string; text: string; advisor: string | null }[];
+    hasRows: boolean;
+  } | null;
   updates: {
     facts: { label: string; value: string }[];
     conditional: { version: string; recommended: string; reason: string; risks: string }[];
@@ -220,6 +256,20 @@ export function verdictsView(v: ClusterVerdicts): VerdictsView | null {
     hasLabels: alerts.some((a) => a.labels !== ''),
     hasRunbook: alerts.some((a) => a.runbook !== null),
     moreAlerts: rows.length > shown.length ? `${rows.length - shown.length} more alerts; see the JSON report.` : null,
+    insights:
+      v.insights === undefined
+        ? null
+        : {
+            summary: insightsSummary(v.insights),
+            rows: v.insights.map((r) => ({
+              risk: sanitizeText(insightsRiskText(r)),
+              riskClass: INSIGHTS_BADGE[r.risk],
+              state: sanitizeText(r.state),
+              text: sanitizeText(r.description),
+              advisor: r.advisorUri !== undefined ? (httpUrl(r.advisorUri) ?? null) : null,
+            })),
+            hasRows: v.insights.length > 0,
+          },
     updates:
       u === undefined
         ? null

@@ -39,7 +39,7 @@ function describeSignal(signal: Signal): string {
     case 'fact':
       return `fact ${signal.fact}`;
     case 'log': {
-      const where = signal.files.map((f) => (f.bare ? 'a single log' : [f.namespace, f.container].filter(Boolean).join('/') || (f.path ? f.path.source : 'any'))).join(', ');
+      const where = signal.files.map((f) => (f.bare ? 'a single log' : [f.namespace, f.container].filter(Boolean).join('/') || (f.pathGlob ? `\`${f.pathGlob}\`` : 'any'))).join(', ');
       return `logs of ${where}`;
     }
   }

@@ -15,6 +15,7 @@ import { toJsonReport } from '../../src/report/json.js';
 const RULES = fileURLToPath(new URL('../../rules/', import.meta.url));
 const ALERTS = join(RULES, 'monitoring/cluster-alert-firing.fixtures/fires-three-alerting-rules/input');
 const UPDATES = join(RULES, 'update/update-not-recommended.fixtures/fires-one-and-several-risks/input');
+const INSIGHTS = join(RULES, 'insights/insights-recommendation.fixtures/fires-active-recommendations/input');
 
 async function report(input: string) {
   const { rules } = await loadRules();
@@ -75,6 +76,21 @@ describe('What the cluster itself reported', () => {
     const html = renderHtml(r);
     expect(html).toContain('<li class="evaluation-failed"><strong>ARODNSWrongBootSequence</strong> could not be evaluated (invalid PromQL result length must be one, but is 0)');
     expect(r.findings.filter((f) => f.ruleId === 'update-not-recommended').map((f) => f.key)).toEqual(['IngressDegradedOnRouterReloads', 'OVNInterConnectTransitionIPsec']);
+  });
+
+  it('lists Insights Advisor recommendations by total risk with their state and link; the active ones are findings', async () => {
+    const r = await report(INSIGHTS);
+    expect(r.findings.filter((f) => f.ruleId === 'insights-recommendation').map((f) => f.severity)).toEqual(['error', 'warning']);
+    expect(r.facts.verdicts.insights!.map((i) => `${i.totalRisk} ${i.state}`)).toEqual(['3 Enabled', '2 Enabled', '1 Disabled']);
+    const md = renderMarkdown(r);
+    expect(md).toContain('### Insights Advisor recommendations');
+    expect(md).toContain('2 active recommendations (1 disabled by the user), in the report downloaded 2023-06-02 11:06:12Z.');
+    expect(md).toContain("| moderate (2) | Enabled | OpenShift cluster can get damaged when an operator is configured to 'Unmanaged' state |");
+    const html = renderHtml(r);
+    expect(html).toContain('<h3>Insights Advisor recommendations</h3>');
+    expect(html).toContain('<span class="badge sev-error">important (3)</span>');
+    const json = toJsonReport(r) as { facts: { verdicts: { insights: { id?: string }[] } } };
+    expect(json.facts.verdicts.insights[1]!.id).toBe('ccx_rules_ocp.external.rules.operator_unmanaged|OPERATOR_UNMANAGED');
   });
 });
 

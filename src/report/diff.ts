@@ -1,0 +1,131 @@
+/**
+ * `mgsift diff` in each format: the terminal text, Markdown for a case, a self-contained HTML page
+ * (`templates/diff.html.hbs`, printed with `{{ }}` only) and JSON. All draw from one
+ * {@link ReportDiff}; none knows how it was computed.
+ */
+import type { FindingChange, ReportDiff, StateChange } from '../diff/compare.js';
+import { HTML_CSP, loadTemplate } from './html.js';
+import { mdText } from './md.js';
+import { sanitizeText } from './common.js';
+import type { Tool } from './model.js';
+
+/** Version of the diff JSON's shape. */
+export const DIFF_SCHEMA_VERSION = '1.0';
+
+export type DiffFormat = 'text' | 'md' | 'html' | 'json';
+export const DIFF_FORMATS: readonly DiffFormat[] = ['text', 'md', 'html', 'json'];
+
+export function renderDiff(diff: ReportDiff, format: DiffFormat, tool: Tool): string {
+  switch (format) {
+    case 'text':
+      return diffText(diff);
+    case 'md':
+      return diffMarkdown(diff);
+    case 'html':
+      return diffHtml(diff, tool);
+    case 'json':
+      return `${JSON.stringify({ schemaVersion: DIFF_SCHEMA_VERSION, tool, ...diff }, null, 2)}\n`;
+  }
+}
+
+/** `3d4h` from ms; negative spans keep their sign. */
+export function spanText(ms: number): string {
+  const sign = ms < 0 ? '-' : '';
+  let minutes = Math.floor(Math.abs(ms) / 60_000);
+  const days = Math.floor(minutes / 1440);
+  minutes -= days * 1440;
+  const hours = Math.floor(minutes / 60);
+  minutes -= hours * 60;
+  return sign + ([days ? `${days}d` : '', hours ? `${hours}h` : '', `${minutes}m`].filter(Boolean).join('') || '0m');
+}
+
+function headline(diff: ReportDiff): string {
+  const f = diff.findings;
+  return `${f.new.length} new, ${f.resolved.length} resolved, ${f.persisting.length} persisting finding(s); ${diff.changes.length} change(s) in state; ${diff.unknown.length} new error template(s)`;
+}
+
+function sideLine(label: string, side: ReportDiff['old']): string {
+  const version = side.version ? `${side.version}${side.desiredVersion && side.desiredVersion !== side.version ? ` → ${side.desiredVersion}` : ''}` : 'version unknown';
+  return `${label}: ${side.input} (collected ${side.collectedAt ?? 'at an unknown time'}; ${version})`;
+}
+
+function intervalLine(diff: ReportDiff): string {
+  const same = diff.sameCluster === true ? `same cluster ${diff.new.clusterId}` : diff.sameCluster === false ? 'different clusters' : 'cluster identity unknown on one side';
+  return `${diff.intervalMs !== undefined ? `${spanText(diff.intervalMs)} apart` : 'interval unknown'}; ${same}`;
+}
+
+function findingLine(f: FindingChange): string {
+  return `${f.severity.toUpperCase()} ${f.id}: ${f.title}${f.changed ? ` (${f.changed})` : ''}`;
+}
+
+function changeLine(c: StateChange): string {
+  const object = `${c.kind} ${c.namespace ? `${c.namespace}/` : ''}${c.name}`;
+  const value = c.before === undefined ? `${c.after ?? ''}` : c.after === undefined ? `was ${c.before}` : `${c.before} → ${c.after}`;
+  return `${object}: ${c.what}${value ? ` ${value}` : ''}`;
+}
+
+function diffText(diff: ReportDiff): string {
+  const lines = [`Diff: ${headline(diff)}`, sideLine('OLD', diff.old), sideLine('NEW', diff.new), `      ${intervalLine(diff)}`];
+  for (const w of diff.warnings) lines.push(`Warning: ${w}`);
+  const list = (title: string, items: string[]): void => {
+    if (items.length === 0) return;
+    lines.push(`${title} (${items.length}):`, ...items.map((i) => `  ${i}`));
+  };
+  list('New findings', diff.findings.new.map(findingLine));
+  list('Resolved findings', diff.findings.resolved.map(findingLine));
+  list('Persisting findings that changed', diff.findings.persisting.filter((f) => f.changed).map(findingLine));
+  lines.push(`Diagnosis roots: before ${diff.roots.before.join(', ') || 'none'}; after ${diff.roots.after.join(', ') || 'none'}`);
+  list('Changes in state', diff.changes.map(changeLine));
+  list('New error templates in NEW', diff.unknown.map((t) => `${t.template} (${t.count}x, e.g. ${t.example.file}:${t.example.line})`));
+  return `${lines.join('\n')}\n`;
+}
+
+function diffMarkdown(diff: ReportDiff): string {
+  const out = [`# mgsift diff`, '', `**${mdText(headline(diff))}**`, '', `- ${mdText(sideLine('OLD', diff.old))}`, `- ${mdText(sideLine('NEW', diff.new))}`, `- ${mdText(intervalLine(diff))}`, ''];
+  for (const w of diff.warnings) out.push(`> **Warning:** ${mdText(w)}`, '');
+  const table = (title: string, rows: FindingChange[]): void => {
+    if (rows.length === 0) return;
+    out.push(`## ${title} (${rows.length})`, '', '| Severity | Finding | Title | What changed |', '| --- | --- | --- | --- |');
+    for (const f of rows) out.push(`| ${f.severity} | \`${mdText(f.id)}\` | ${mdText(f.title)} | ${mdText(f.changed ?? '')} |`);
+    out.push('');
+  };
+  table('New findings', diff.findings.new);
+  table('Resolved findings', diff.findings.resolved);
+  table('Persisting findings', diff.findings.persisting);
+  out.push('## Diagnosis roots', '', `- Before: ${diff.roots.before.map((r) => `\`${mdText(r)}\``).join(', ') || 'none'}`, `- After: ${diff.roots.after.map((r) => `\`${mdText(r)}\``).join(', ') || 'none'}`, '');
+  if (diff.changes.length > 0) {
+    out.push(`## Changes in state (${diff.changes.length})`, '', '| Object | What | Before | After |', '| --- | --- | --- | --- |');
+    for (const c of diff.changes) out.push(`| ${mdText(`${c.kind} ${c.namespace ? `${c.namespace}/` : ''}${c.name}`)} | ${mdText(c.what)} | ${mdText(c.before ?? '')} | ${mdText(c.after ?? '')} |`);
+    out.push('');
+  }
+  if (diff.unknown.length > 0) {
+    out.push(`## New error templates in NEW (${diff.unknown.length})`, '');
+    for (const t of diff.unknown) out.push(`- ${mdText(t.template)} (${t.count}x, e.g. \`${mdText(`${t.example.file}:${t.example.line}`)}\`)`);
+    out.push('');
+  }
+  return `${out.join('\n')}\n`;
+}
+
+function diffHtml(diff: ReportDiff, tool: Tool): string {
+  const s = sanitizeText;
+  const findings = (rows: FindingChange[]): { severity: string; id: string; title: string; changed: string }[] =>
+    rows.map((f) => ({ severity: f.severity, id: s(f.id), title: s(f.title), changed: s(f.changed ?? '') }));
+  return loadTemplate(undefined, 'diff.html.hbs')({
+    csp: HTML_CSP,
+    tool: { name: tool.name, version: s(tool.version) },
+    headline: s(headline(diff)),
+    old: s(sideLine('OLD', diff.old)),
+    new: s(sideLine('NEW', diff.new)),
+    interval: s(intervalLine(diff)),
+    warnings: diff.warnings.map(s),
+    sections: [
+      { title: 'New findings', rows: findings(diff.findings.new) },
+      { title: 'Resolved findings', rows: findings(diff.findings.resolved) },
+      { title: 'Persisting findings', rows: findings(diff.findings.persisting) },
+    ].filter((section) => section.rows.length > 0),
+    rootsBefore: s(diff.roots.before.join(', ') || 'none'),
+    rootsAfter: s(diff.roots.after.join(', ') || 'none'),
+    changes: diff.changes.map((c) => ({ object: s(`${c.kind} ${c.namespace ? `${c.namespace}/` : ''}${c.name}`), what: s(c.what), before: s(c.before ?? ''), after: s(c.after ?? '') })),
+    unknown: diff.unknown.map((t) => ({ template: s(t.template), count: t.count, example: s(`${t.example.file}:${t.example.line}`) })),
+  });
+}
