@@ -59,7 +59,7 @@ describe('what the diagnosis says', () => {
     expect(lines[6]).toContain('[at 2021-04-29 23:59:02Z, inside the rollback 4.7.0-0.ci-2021-04-29-142719 → 4.6.27 (since 2021-04-29 23:34:37Z, still open when collected)]');
   });
 
-  it('the stuck drain: drain → pool → operator → update, and the unrelated NotReady node as a second root', () => {
+  it('the stuck drain: drain → pool → operator → update, and the unrelated node whose kubelet stopped posting as a second root', () => {
     const { stdout } = mgsift(['analyze', join(ROOT, STUCK_DRAIN), '--format', 'text']);
     const lines = stdout.split('\n').filter((l) => /^(\d+\.| +→)/.test(l)).map((l) => l.replace(/:.*/, ''));
     expect(lines).toEqual([
@@ -68,7 +68,8 @@ describe('what the diagnosis says', () => {
       '      → ERROR clusteroperator-degraded',
       '         → ERROR clusterversion-failing',
       '         → WARNING clusterversion-update-stalled',
-      '2. ERROR node-not-ready',
+      '2. ERROR node-status-unknown [ip-10-0-151-183.ec2.internal]',
+      '   → ERROR node-not-ready',
     ]);
   });
 
