@@ -8,8 +8,8 @@ import type { Rule } from '../../src/engine/rule.js';
 
 const CASES = fileURLToPath(new URL('../../rules/machine-api/machine-no-node.fixtures/', import.meta.url));
 
-/** Machines in any phase, counted only when created at least `age` before the collection time. */
-function ageRule(age: string): Rule {
+/** Machines in any phase, counted by their age at the collection time (`age: {atLeast|under}`). */
+function ageRule(age: string, bound: 'atLeast' | 'under' = 'atLeast'): Rule {
   const text = `id: age-demo
 title: Age demo
 severity: warning
@@ -21,7 +21,7 @@ signals:
       group: machine.openshift.io
       kind: Machine
       since: metadata.creationTimestamp
-      olderThan: ${age}
+      age: { ${bound}: ${age} }
       summary: "{{object.metadata.name}}"
 message: "{{#each signals.old.items}}{{this.text}} {{/each}}"
 `;
@@ -34,7 +34,7 @@ async function run(fixture: string, rule: Rule) {
   return (await analyzeInput(join(CASES, fixture, 'input'), { limits: DEFAULT_LIMITS, rules: [rule] })).result!;
 }
 
-describe('resource signal olderThan', () => {
+describe('resource signal age', () => {
   it('keeps only objects whose since time is at least that long before the collection time', async () => {
     // Collected 10:06:51; the Running Machines were created 08:20, the Provisioned one 09:14:40.
     const all = await run('fires-no-csr', ageRule('30m'));
@@ -44,15 +44,21 @@ describe('resource signal olderThan', () => {
     expect(await run('fires-no-csr', ageRule('3h'))).toMatchObject({ findings: [], passed: [{ ruleId: 'age-demo' }] });
   });
 
-  it('is unknown without a collection time: the rule is not checked, naming the timestamp file', async () => {
-    const result = await run('notchecked-no-collection-time', ageRule('30m'));
-    expect(result.findings).toEqual([]);
-    expect(result.notChecked[0]!.reason).toContain('a must-gather timestamp file (the collection time, to tell Machine objects older than 30 min)');
+  it('under keeps only the young ones', async () => {
+    const young = await run('fires-no-csr', ageRule('1h', 'under'));
+    expect(young.findings[0]!.message).toContain('q8v2h');
+    expect(young.findings[0]!.message.trim().split(' ')).toHaveLength(1);
+  });
+
+  it('without a collection time, atLeast keeps every object (the serious reading) and under keeps none', async () => {
+    const kept = await run('notchecked-no-collection-time', ageRule('30m'));
+    expect(kept.findings).toHaveLength(1);
+    expect(await run('notchecked-no-collection-time', ageRule('30m', 'under'))).toMatchObject({ findings: [] });
   });
 
   it('needs since and a duration', () => {
     const base = 'id: x\ntitle: xxx\nseverity: info\nstatus: experimental\ncomponent: x\nmessage: x\nsignals:\n  s:\n    resource:\n      kind: Machine\n';
-    expect(loadRuleText('x.yaml', `${base}      olderThan: 30m\n`, false).issues.map((i) => i.reason)).toContain('olderThan needs since: the field the age is measured from');
-    expect(loadRuleText('x.yaml', `${base}      since: metadata.creationTimestamp\n      olderThan: half an hour\n`, false).issues.map((i) => i.reason).join()).toContain('olderThan must match pattern');
+    expect(loadRuleText('x.yaml', `${base}      age: { atLeast: 30m }\n`, false).issues.map((i) => i.reason)).toContain('age needs since: the field that says when the evidence began');
+    expect(loadRuleText('x.yaml', `${base}      since: metadata.creationTimestamp\n      age: { atLeast: half an hour }\n`, false).issues.map((i) => i.reason).join()).toContain('must match pattern');
   });
 });
