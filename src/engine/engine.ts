@@ -274,7 +274,8 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
       text: clip(prefix + message),
       match: match ? [prefix.length + match.index, prefix.length + match.index + match[0].length] : undefined,
       captures: { reason, namespace: namespace ?? '', name: objectName, kind: String(involved['kind'] ?? ''), ...(match?.groups ?? {}) },
-      object: { kind: String(involved['kind'] ?? ''), namespace, name: objectName },
+      // The involved object's own namespace: an event about a Node is recorded in `default`, and the Node has none.
+      object: { kind: String(involved['kind'] ?? ''), namespace: involved['namespace'] as string | undefined, name: objectName },
       data: event,
     });
   }
