@@ -29,7 +29,20 @@ const TARGETS = {
   rssGrowth: 1.1,
   /** Seconds `--update-risks` (load and evaluate every blocked-edges file) adds to an analysis. */
   updateRisksSeconds: 1.0,
+  /** Issue 26: the whole pack ÷ the 27 rules it grew from, on the real-content case (time, peak RSS). */
+  packPerSeedPack: 1.3,
+  packRssPerSeedPack: 1.1,
 };
+
+/** The 27 rules of the pack before issue 26 grew it to 100+: the same run with `--only` them is its baseline. */
+const SEED_PACK = [
+  'clusterversion-failing', 'clusterversion-update-stalled', 'cvo-final-sync-lost', 'cvo-restarted-during-update',
+  'cvo-status-rejected-capabilities', 'cvo-unsigned-target', 'cvo-update-forced', 'clusteroperator-degraded',
+  'clusteroperator-unavailable', 'events-failed-scheduling', 'mcp-degraded', 'node-drain-blocked', 'node-not-ready',
+  'pod-crashlooping', 'mco-ignition-spec-unsupported', 'mco-old-boot-image', 'cluster-alert-firing', 'olm-staging-registry',
+  'ovn-leader-churn', 'clusteroperator-upgradeable-false', 'clusterversion-updates-not-retrieved', 'update-accepted-risks',
+  'update-not-recommended', 'update-risk-applies', 'update-risk-evaluation-failed', 'update-risk-taken', 'update-rollback',
+];
 
 /** cincinnati-graph-data for the `--update-risks` runs: MGSIFT_UPDATE_RISKS, else the shared copy beside the worktree. */
 const UPDATE_RISKS = [process.env.MGSIFT_UPDATE_RISKS, join(REPO, '..', 'shared', 'datasets', 'cincinnati-graph-data')].find(
@@ -256,6 +269,12 @@ function repetition(setup, rep, runs, check) {
       record('risksRssMb', risks.rssMb);
     },
     () => {
+      // The pack as it was before issue 26: its findings are a subset, so no findings check.
+      const seed = mgsift(archive, work, ['--only', SEED_PACK.join(',')]);
+      record('mgsiftSeed', seed.seconds);
+      record('seedRssMb', seed.rssMb);
+    },
+    () => {
       const ten = mgsift(archive, work, ['--rules', setup.tenfold]);
       record('mgsift10', ten.seconds);
       record('mgsift10Cpu', ten.cpuSeconds);
@@ -300,6 +319,8 @@ function ratios(m, format) {
     mgsiftPerTarRg: r('mgsift', 'tarRg'),
     mgsiftPerPipeRg: r('mgsift', 'pipeRg'),
     rules10PerRules1: r('mgsift10', 'mgsift'),
+    packPerSeedPack: r('mgsift', 'mgsiftSeed'),
+    packRssPerSeedPack: r('rssMb', 'seedRssMb'),
     threads2PerDecompress: r('threads2', 'decompress'),
     threads2PerThreads1: r('threads2', 'mgsift'),
     oneCoreThreads2PerThreads1: r('oneCoreThreads2', 'oneCoreThreads1'),
@@ -323,6 +344,8 @@ function targetRows(results) {
   for (const r of results.filter((x) => x.real)) {
     add(nameOf(r), 'mgsift ÷ gzip -dc', r.ratios.mgsiftPerDecompress, TARGETS.realDecompress, true);
     add(nameOf(r), 'pack ×10 ÷ pack', r.ratios.rules10PerRules1, TARGETS.rules10, false);
+    add(nameOf(r), 'pack ÷ the 27-rule seed pack', r.ratios.packPerSeedPack, TARGETS.packPerSeedPack, true);
+    add(nameOf(r), 'peak RSS, pack ÷ seed pack (medians)', r.ratios.packRssPerSeedPack, TARGETS.packRssPerSeedPack, true);
     add(nameOf(r), 'peak RSS, MB (highest run)', r.max.rssMb, TARGETS.rssMb, false);
   }
   for (const r of scaled) {
