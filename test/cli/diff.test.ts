@@ -1,0 +1,99 @@
+/**
+ * `mgsift diff OLD NEW`, through the shipped CLI: an archive against itself, a folder against the
+ * same tree packed, an operator going Degraded and back, two different clusters, each format.
+ */
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { mgsift } from '../helpers/cli.js';
+import { packTree, tempDir } from '../helpers/archives.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const MG_MINI = join(ROOT, 'test/fixtures/mg-mini');
+const SAMPLE = join(ROOT, 'samples/mco-ignition-rollback.tar.gz');
+const DEGRADED = join(ROOT, 'rules/health/clusteroperator-degraded.fixtures');
+
+interface DiffJson {
+  sameCluster?: boolean;
+  warnings: string[];
+  findings: { new: { id: string; severity: string }[]; resolved: { id: string }[]; persisting: { id: string; changed?: string }[] };
+  roots: { before: string[]; after: string[] };
+  changes: { kind: string; name: string; what: string; before?: string; after?: string }[];
+  unknown: unknown[];
+}
+
+function diffJson(old: string, now: string, extra: string[] = []): { code: number | null; diff: DiffJson; stderr: string } {
+  const run = mgsift(['diff', old, now, '--format', 'json', ...extra]);
+  return { code: run.code, diff: JSON.parse(run.stdout) as DiffJson, stderr: run.stderr };
+}
+
+describe('mgsift diff', () => {
+  it('an archive against itself: no new or resolved finding, no change, exit 0', () => {
+    const { code, diff, stderr } = diffJson(SAMPLE, SAMPLE);
+    expect(code).toBe(0);
+    expect(stderr).toBe('');
+    expect(diff.sameCluster).toBe(true);
+    expect(diff.findings.new).toEqual([]);
+    expect(diff.findings.resolved).toEqual([]);
+    expect(diff.findings.persisting.length).toBeGreaterThan(5);
+    expect(diff.findings.persisting.filter((f) => f.changed)).toEqual([]);
+    expect(diff.changes).toEqual([]);
+    expect(diff.unknown).toEqual([]);
+    expect(diff.roots.before).toEqual(diff.roots.after);
+  });
+
+  it('a folder against the same tree as a .tar.xz: nothing changed', () => {
+    const dir = tempDir();
+    cpSync(MG_MINI, dir, { recursive: true });
+    const archive = packTree(dir, 'must-gather-aws', dir)['tar.xz'];
+    const { code, diff } = diffJson(join(dir, 'must-gather-aws'), archive);
+    expect(code).toBe(0);
+    expect([diff.findings.new, diff.findings.resolved, diff.changes]).toEqual([[], [], []]);
+  });
+
+  it('an operator going Degraded is a new finding (exit 1 at error), and back a resolved one', () => {
+    const quiet = join(DEGRADED, 'quiet-progressing-not-degraded/input');
+    const degraded = join(DEGRADED, 'fires-two-degraded/input');
+    const worse = diffJson(quiet, degraded);
+    expect(worse.code).toBe(1);
+    expect(worse.diff.findings.new).toContainEqual(expect.objectContaining({ id: 'clusteroperator-degraded', severity: 'error' }));
+    expect(worse.diff.roots.after).toContain('clusteroperator-degraded');
+    const better = diffJson(degraded, quiet);
+    expect(better.code).toBe(0);
+    expect(better.diff.findings.resolved.map((f) => f.id)).toContain('clusteroperator-degraded');
+    // --fail-on critical: the new error finding does not fail the run.
+    expect(diffJson(quiet, degraded, ['--fail-on', 'critical']).code).toBe(0);
+  });
+
+  it('two different clusters: a warning on stderr and in the report, and the diff still runs', () => {
+    const dir = tempDir();
+    cpSync(MG_MINI, dir, { recursive: true });
+    const cv = join(dir, 'must-gather-aws/quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-eede85cbd33388f7e18954e5ce8ad9616e91df05ace604966c0a44111d85c897/cluster-scoped-resources/config.openshift.io/clusterversions/version.yaml');
+    writeFileSync(cv, readFileSync(cv, 'utf8').replace('96eb6c40-16e8-4718-ade6-5d7c6f05e120', '0d1f2e3c-4b5a-4697-8877-a1b2c3d4e5f6'));
+    const { code, diff, stderr } = diffJson(MG_MINI, join(dir, 'must-gather-aws'));
+    expect(code).toBe(0);
+    expect(diff.sameCluster).toBe(false);
+    expect(diff.warnings[0]).toMatch(/^The two inputs are from different clusters \(96eb6c40-.* and 0d1f2e3c-/);
+    expect(stderr).toMatch(/^mgsift: warning: The two inputs are from different clusters/);
+  });
+
+  it('says the ClusterVersion changes: version, desired version, history entries added', () => {
+    const { diff } = diffJson(join(ROOT, 'samples/healthy.tar.gz'), SAMPLE);
+    const cv = diff.changes.filter((c) => c.kind === 'ClusterVersion').map((c) => `${c.what}: ${c.before ?? ''} → ${c.after ?? ''}`);
+    expect(cv).toContain('version: 4.8.0-0.nightly-2021-07-31-065602 → 4.6.27');
+    expect(cv).toContain('history entry added:  → 4.7.0-0.ci-2021-04-29-142719 (Partial, started 2021-04-29T22:32:41.000Z)');
+  });
+
+  it('text by default, Markdown and HTML on request; a file from -o with its format from the suffix; unreadable input is exit 2', () => {
+    const text = mgsift(['diff', SAMPLE, SAMPLE]);
+    expect(text.stdout).toMatch(/^Diff: 0 new, 0 resolved, \d+ persisting finding\(s\); 0 change\(s\) in state; 0 new error template\(s\)\n/);
+    expect(mgsift(['diff', SAMPLE, SAMPLE, '--format', 'md']).stdout).toMatch(/^# mgsift diff\n/);
+    const out = join(tempDir(), 'changes.html');
+    expect(mgsift(['diff', SAMPLE, SAMPLE, '-o', out]).code).toBe(0);
+    expect(readFileSync(out, 'utf8')).toContain('<h1>What changed</h1>');
+    const missing = mgsift(['diff', SAMPLE, join(tempDir(), 'nothing.tar.gz')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^mgsift: error: /);
+  });
+});
