@@ -73,6 +73,9 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
   private readonly resourceStatesByKind = new Map<string, SignalState[]>();
   private readonly resourceStatesByResource = new Map<string, SignalState[]>();
   private readonly eventStates: SignalState[];
+  /** Event signals by the exact reasons their `reason` regex can match (`^(A|B)$`), and the others. */
+  private readonly eventStatesByReason = new Map<string, SignalState[]>();
+  private readonly eventStatesAnyReason: SignalState[] = [];
   private readonly stateOf = new Map<Signal, SignalState>();
   /** Presence probes of log signals, and the state each one vouches for. */
   private readonly presenceOf = new Map<LogSignal, SignalState>();
@@ -95,6 +98,11 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     this.logStates = this.states.filter((s) => s.signal.type === 'log');
     this.resourceStates = this.states.filter((s) => s.signal.type === 'resource');
     this.eventStates = this.states.filter((s) => s.signal.type === 'event');
+    for (const state of this.eventStates) {
+      const reasons = exactAlternatives((state.signal as EventSignal).reason);
+      if (reasons) for (const reason of reasons) pushTo(this.eventStatesByReason, reason, state);
+      else this.eventStatesAnyReason.push(state);
+    }
     for (const state of this.resourceStates) {
       const signal = state.signal as ResourceSignal;
       pushTo(this.resourceStatesByKind, signal.kind, state);
@@ -217,7 +225,11 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
       return verdict;
     };
     if (events) {
-      for (const state of this.eventStates) this.matchEvent(state, object, entry, place, holds);
+      // Most event signals name their reasons exactly: only those of this event's reason, and the others, look at it.
+      const reason = stringField(object, 'reason');
+      const byReason = this.eventStatesByReason.get(reason);
+      const candidates = byReason ? [...byReason, ...this.eventStatesAnyReason].sort((a, b) => a.index - b.index) : this.eventStatesAnyReason;
+      for (const state of candidates) this.matchEvent(state, object, entry, place, holds);
     }
     if (!states || kind === undefined) return;
     const group = groupOf(object) ?? '';
@@ -837,6 +849,14 @@ function holdsResource(entry: ClassifiedEntry, signal: ResourceSignal): boolean 
 
 function isEventFile(entry: ClassifiedEntry): boolean {
   return entry.resource === 'events';
+}
+
+/** `^(A|B|C)$` or `^A$` → the exact strings it matches; undefined for any other regex (or none). */
+function exactAlternatives(regex: RegExp | undefined): string[] | undefined {
+  if (!regex || regex.flags.includes('i')) return undefined;
+  const m = /^\^(?:\(([\w|-]+)\)|([\w-]+))\$$/.exec(regex.source);
+  const body = m?.[1] ?? m?.[2];
+  return body === undefined ? undefined : body.split('|');
 }
 
 function stringField(object: K8sObject, key: string): string {
