@@ -9,6 +9,7 @@ import { collectionTime, parseGatherTimestamps, type GatherTimestamps } from './
 import { CvoLogFacts, mayCarryCvoFact, type CvoBuild, type CvoMoment } from './cvo.js';
 import { alertsOf, sortAlerts, uniqueAlerts, type Alert } from './alerts.js';
 import { updateRecommendations, type UpdateRecommendations } from './updates.js';
+import type { ClusterSummary } from './cluster-summary.js';
 
 const CVO_NAMESPACE = 'openshift-cluster-version';
 const CVO_CONTAINER = 'cluster-version-operator';
@@ -40,6 +41,8 @@ export interface Facts {
   alerts?: Alert[] | undefined;
   /** The CVO's update recommendations, risks and gates; undefined without a ClusterVersion. */
   updates?: UpdateRecommendations | undefined;
+  /** The cluster at a glance and the update in progress (made from what `ClusterStateCollector` read). */
+  summary?: ClusterSummary | undefined;
 }
 
 /** What one entry adds to the facts (see {@link ParallelConsumer}). */
