@@ -226,7 +226,8 @@ export class ClusterStateCollector extends RecordingConsumer<StateRecord> {
     return {
       operators: byName(this.operators.values()),
       nodes: byName(this.nodes.values()),
-      pools: byName(this.pools.values()),
+      // The control plane's pool first, then the default worker pool, then custom pools.
+      pools: byName(this.pools.values()).sort((a, b) => poolRank(a.name) - poolRank(b.name)),
       pods: [...this.pods.values()],
       machineConfigVersions: this.machineConfigVersions,
       machineConfigsRead: this.machineConfigsRead,
@@ -234,6 +235,10 @@ export class ClusterStateCollector extends RecordingConsumer<StateRecord> {
       etcd: this.etcd,
     };
   }
+}
+
+function poolRank(name: string): number {
+  return name === 'master' ? 0 : name === 'worker' ? 1 : 2;
 }
 
 function stringRecord(value: unknown): Record<string, string> {

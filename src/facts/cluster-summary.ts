@@ -77,8 +77,10 @@ export interface RestartingContainer {
 
 export interface PodsSummary {
   total: number;
-  /** Phase Running with no container waiting, or Succeeded. */
+  /** Phase Running with no container waiting. */
   running: number;
+  /** Ran to completion (installer and pruner pods, jobs). */
+  succeeded: number;
   /** By reason, the most pods first; each reason lists at most {@link PODS_PER_REASON} pods. */
   notRunning: { reason: string; count: number; pods: NotRunningPod[] }[];
   /** Containers that restarted, the most restarts first, at most {@link RESTARTING_KEPT}. */
@@ -248,10 +250,12 @@ export function notRunningReason(pod: PodState): string | undefined {
 function podsSummary(pods: readonly PodState[]): PodsSummary {
   const byReason = new Map<string, NotRunningPod[]>();
   let running = 0;
+  let succeeded = 0;
   const restarting: RestartingContainer[] = [];
   for (const pod of pods) {
     const reason = notRunningReason(pod);
-    if (reason === undefined) running++;
+    if (pod.phase === 'Succeeded') succeeded++;
+    else if (reason === undefined) running++;
     else {
       const list = byReason.get(reason);
       const entry: NotRunningPod = { namespace: pod.namespace, name: pod.name, workload: pod.workload, node: pod.node };
@@ -278,6 +282,7 @@ function podsSummary(pods: readonly PodState[]): PodsSummary {
   return {
     total: pods.length,
     running,
+    succeeded,
     notRunning: [...byReason.entries()]
       .map(([reason, list]) => ({ reason, count: list.length, pods: list.sort(byName).slice(0, PODS_PER_REASON) }))
       .sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason)),

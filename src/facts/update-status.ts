@@ -78,7 +78,7 @@ export interface UpdateInsight {
   /** What it is about (links findings in the diagnosis). */
   object: InsightObject;
   /** Objects its message names: the pools an operator waits on, the operators ClusterVersion names. */
-  mentions: { operators: string[]; pools: string[]; nodes: string[] };
+  mentions: { operators: string[]; pools: string[] };
 }
 
 export interface UpdateNode {
@@ -179,7 +179,7 @@ const PAUSED_DOC = 'https://docs.openshift.com/container-platform/latest/support
 const UPDATE_DOC = 'https://docs.openshift.com/container-platform/latest/updating/troubleshooting_updates/gathering-data-cluster-update.html';
 /** Alerts shown even when they fired before the update began (oc's allow list). */
 const UPDATE_ALERTS = new Set(['PodDisruptionBudgetLimit', 'PodDisruptionBudgetAtLimit']);
-const NO_MENTIONS = (): UpdateInsight['mentions'] => ({ operators: [], pools: [], nodes: [] });
+const NO_MENTIONS = (): UpdateInsight['mentions'] => ({ operators: [], pools: [] });
 
 /** The update in progress, as oc judges it; see the module comment. */
 export function assessUpdate(inputs: UpdateInputs): UpdateVerdict {
@@ -583,10 +583,10 @@ function assessNode(node: NodeState, pool: PoolState, context: NodeContext, insi
   const nodeObject: InsightObject = { kind: 'Node', name: node.name };
   const since = earliest(bad.map((c) => c.since));
   if (unavailable && seriouslyUnavailable(bad, context.at) && !updating && summary !== '' && description !== '') {
-    insights.push({ type: 'node-unavailable', level: 'Warning', impact: 'Update Speed', message: summary, description, since, reference: MCO_DOC, object: nodeObject, mentions: { ...NO_MENTIONS(), pools: [pool.name] } });
+    insights.push({ type: 'node-unavailable', level: 'Warning', impact: 'Update Speed', message: summary, description, since, reference: MCO_DOC, object: nodeObject, mentions: NO_MENTIONS() });
   }
   if (degraded && description !== '') {
-    insights.push({ type: 'node-degraded', level: 'Error', impact: 'Update Stalled', message: `Node ${node.name} is degraded`, description, reference: MCO_DOC, object: nodeObject, mentions: { ...NO_MENTIONS(), pools: [pool.name] } });
+    insights.push({ type: 'node-degraded', level: 'Error', impact: 'Update Stalled', message: `Node ${node.name} is degraded`, description, reference: MCO_DOC, object: nodeObject, mentions: NO_MENTIONS() });
   }
   return {
     name: node.name,
@@ -634,7 +634,7 @@ function assessPool(pool: PoolState, nodes: AssessedNode[], insights: UpdateInsi
       description: 'Pool is paused, which stops all changes to the nodes in the pool, including updates. The nodes will not be updated until the pool is unpaused by the administrator.',
       reference: PAUSED_DOC,
       object: { kind: 'MachineConfigPool', name: pool.name },
-      mentions: { ...NO_MENTIONS(), nodes: nodes.filter((n) => n.phase === 'Paused').map((n) => n.name) },
+      mentions: NO_MENTIONS(),
     });
   }
   const sorted = [...nodes].sort(

@@ -44,6 +44,7 @@ import { digestMarkdown } from './digest.js';
 import { reportUpdateRisks, updateRisksMarkdown } from './update-risks.js';
 import { verdictsMarkdown } from './verdicts.js';
 import { diagnosisMarkdown } from './diagnosis.js';
+import { summaryMarkdown } from './summary.js';
 
 /** Characters a Markdown report takes at most by default: it fits a GitHub comment (65,536) and most case tools. */
 export const MD_DEFAULT_LIMIT = 60_000;
@@ -82,6 +83,8 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
   const c = report.cluster;
 
   add(0, [`# mgsift report${c.id !== undefined && c.id !== '' ? ` — ${mdText(c.id)}` : ''}`, '']);
+  // The cluster at a glance, then the diagnosis: both always kept (a few lines and two small tables).
+  add(0, summaryMarkdown(report.summary));
   // The diagnosis first (issue 13): always kept, it is the summary of the findings.
   add(0, diagnosisMarkdown(report));
   add(0, [
