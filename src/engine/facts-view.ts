@@ -125,7 +125,7 @@ export function describeMissingFact(name: string, facts: EngineFacts): string {
   if (name === 'alerts') return 'the monitoring stack\'s alerts (monitoring/prometheus/rules.json, monitoring/alerts.json or an Insights config/alerts.json; fact alerts)';
   if (name.startsWith('cvo')) return `cluster-version-operator logs (fact ${name})`;
   if (name === 'collection') return 'a must-gather timestamp file (fact collection)';
-  if (name.startsWith('update.')) return `a ClusterVersion and ClusterOperators to judge the update by (${facts.summary?.updateUnknown ?? 'none read'}; fact ${name})`;
+  if (name.startsWith('update.')) return `what the update in progress is judged by, a ClusterVersion, ClusterOperators and a time (${facts.summary?.updateUnknown ?? 'none read'}; fact ${name})`;
   if (name.startsWith('etcd.')) return `must-gather's etcd_info/ folder (member_list.json, endpoint_health.json, alarm_list.json; fact ${name})`;
   // Read after "the archive lacks": the data comes from the command line, not the archive.
   const notGiven = notGivenFor(name, facts);

@@ -355,6 +355,8 @@ export interface SummaryView {
   update: {
     edge: string;
     assessment: string;
+    /** The control plane's assessment's colour; `state` is the whole update's (its worst insight too). */
+    assessmentState: string;
     state: string;
     progress: string;
     percent: number;
@@ -372,6 +374,14 @@ function levelState(level: string): string {
   return level === 'Info' ? 'ok' : level === 'Warning' ? 'warn' : 'bad';
 }
 
+/** The update's colour: its assessment, darkened by its worst health insight. */
+function updateState(u: UpdateSummary): string {
+  const levels = u.health.map((i) => i.level);
+  if (assessmentState(u.assessment) === 'bad' || levels.includes('Error') || levels.includes('Critical')) return 'bad';
+  if (assessmentState(u.assessment) === 'warn' || levels.includes('Warning')) return 'warn';
+  return 'ok';
+}
+
 function assessmentState(assessment: string): string {
   if (assessment === 'Completed' || assessment === 'Progressing' || assessment === 'Empty') return 'ok';
   if (assessment === 'Degraded' || assessment === 'Stalled') return 'bad';
@@ -386,7 +396,7 @@ export function summaryView(s: ReportSummary): SummaryView {
       ? s.updateUnknown !== undefined
         ? { label: 'Update', state: 'none', value: 'unknown', detail: s_(s.updateUnknown) }
         : { label: 'Update', state: 'ok', value: 'Not updating', detail: s_((s.headline[0] ?? '').replace(/^Version /, '').replace(/, not updating/, '')) }
-      : { label: 'Update', state: assessmentState(u.assessment), value: s_(`${updateEdge(u)}: ${u.assessment}`), detail: s_(progressText(u)) },
+      : { label: 'Update', state: updateState(u), value: s_(`${updateEdge(u)}: ${u.assessment === 'Completed' ? 'worker pools updating' : u.assessment}`), detail: s_(progressText(u)) },
   );
   const o = s.operators;
   items.push(
@@ -414,9 +424,9 @@ export function summaryView(s: ReportSummary): SummaryView {
           detail: s_(
             [
               Object.entries(n.roles).map(([role, count]) => `${count} ${role}`).join(', '),
-              n.notReady.length > 0 ? `not ready: ${listed(n.notReady, 3)}` : '',
-              n.unschedulable.length > 0 ? `cordoned: ${listed(n.unschedulable, 3)}` : '',
-              n.kubelet.map((k) => `kubelet ${k.version} ×${k.count}`).join(', '),
+              n.notReady.length > 0 ? `not ready: ${listed(n.notReady, 2)}` : '',
+              n.unschedulable.length > 0 ? `${n.unschedulable.length} cordoned` : '',
+              n.kubelet.filter((k) => k.version !== 'unknown').map((k) => `kubelet ${k.version} ×${k.count}`).join(', '),
             ]
               .filter((x) => x !== '')
               .join(' · '),
@@ -504,7 +514,8 @@ function updateView(u: UpdateSummary): NonNullable<SummaryView['update']> {
   return {
     edge: s_(updateEdge(u)),
     assessment: s_(u.assessment),
-    state: assessmentState(u.assessment),
+    assessmentState: assessmentState(u.assessment),
+    state: updateState(u),
     progress: s_(progressText(u)),
     percent: Math.max(0, Math.min(100, u.completionPercent)),
     pools: u.pools.map((p) => ({

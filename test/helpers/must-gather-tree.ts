@@ -66,7 +66,8 @@ export function writeMustGather(dir: string, content: MustGatherContent, gatherI
     write(join(dir, `must-gather.local.${gatherId}`, 'timestamp'), `${goTime(start)}\n${goTime(end)}\n`);
   }
   if (content.clusterVersion) write(join(cluster, 'config.openshift.io', 'clusterversions', 'version.yaml'), dump(content.clusterVersion));
-  for (const co of content.clusterOperators ?? []) write(join(cluster, 'config.openshift.io', 'clusteroperators', `${nameOf(co)}.yaml`), dump(co));
+  // As the real archives hold them too: one List (`clusteroperators.yaml`), the pools, configs and nodes one file each.
+  if (content.clusterOperators) write(join(cluster, 'config.openshift.io', 'clusteroperators.yaml'), dump({ apiVersion: 'config.openshift.io/v1', kind: 'ClusterOperatorList', items: content.clusterOperators }));
   for (const pool of content.machineConfigPools ?? []) write(join(cluster, 'machineconfiguration.openshift.io', 'machineconfigpools', `${nameOf(pool)}.yaml`), dump(pool));
   for (const mc of content.machineConfigs ?? []) write(join(cluster, 'machineconfiguration.openshift.io', 'machineconfigs', `${nameOf(mc)}.yaml`), dump(mc));
   for (const node of content.nodes ?? []) write(join(cluster, 'core', 'nodes', `${nameOf(node)}.yaml`), dump(node));

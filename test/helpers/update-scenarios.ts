@@ -407,3 +407,18 @@ export function infraAndEmptyPools(): MustGatherContent {
     collectedAt: at(T0, 55),
   };
 }
+
+/**
+ * The compact cluster's update with the dns operator Degraded for twelve minutes: oc's only
+ * problems are that operator (a Warning) and nothing else, which clusteroperator-degraded reports.
+ */
+export function operatorDegradedMidUpdate(): MustGatherContent {
+  const content = compact();
+  const since = at(T0, 28);
+  content.clusterOperators = operators(NEW, at(T0, 35), {
+    'machine-config': { version: OLD },
+    network: { version: OLD },
+    dns: { version: OLD, degraded: { status: 'True', since, reason: 'DNSDegraded', message: 'DNS default is degraded: 1 of 3 DNS pods is not ready' } },
+  });
+  return content;
+}
