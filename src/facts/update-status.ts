@@ -28,6 +28,7 @@
 import type { ConditionInfo, ConditionMap } from './cluster.js';
 import type { UpdateHistoryEntry } from './history.js';
 import type { Alert } from './alerts.js';
+import { isDowngrade } from './version.js';
 import { type LabelSelector, type NodeState, type OperatorState, type PoolState } from './cluster-state.js';
 
 export type ControlPlaneAssessment = 'Progressing' | 'Progressing - Slow' | 'Stalled' | 'Completed';
@@ -79,6 +80,8 @@ export interface UpdateInsight {
   object: InsightObject;
   /** Objects its message names: the pools an operator waits on, the operators ClusterVersion names. */
   mentions: { operators: string[]; pools: string[] };
+  /** The update it is about goes to a lower version than the one before it (a rollback). */
+  rollback?: boolean | undefined;
 }
 
 export interface UpdateNode {
@@ -327,6 +330,7 @@ function assessControlPlane(inputs: UpdateInputs, insights: UpdateInsight[]): Co
       reference: HISTORY_DOC,
       object: cv,
       mentions: NO_MENTIONS(),
+      rollback: isDowngrade(from.version, current.version),
     });
   }
 

@@ -210,8 +210,8 @@ export function htmlView(report: Report, options: HtmlOptions = {}): HtmlView {
     cluster,
     input: [
       { label: 'Input', value: s(report.input.path) },
-      { label: 'Container', value: s(report.input.container) },
-      { label: 'Layout', value: s(report.input.layout) },
+      // One row, as the Markdown report has it: the header stays short enough for the glance and diagnosis below.
+      { label: 'Container / layout', value: s(`${report.input.container} / ${report.input.layout}`) },
     ],
     collectedAt: collected ? displayTime(report.collectedAt) : 'unknown',
     collectedKnown: collected,

@@ -136,6 +136,13 @@ function listed(names: readonly string[], max = 3): string {
   return names.length > max ? `${shown} and ${names.length - max} more` : shown;
 }
 
+/** `Warning: <message> (and 2 more)`, or undefined when the update is proceeding well. */
+function worstText(u: UpdateSummary): string | undefined {
+  const problems = problemInsights(u);
+  const worst = problems[0];
+  return worst === undefined ? undefined : `${worst.level}: ${worst.message}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}`;
+}
+
 /** The update line of the headline. */
 function updateLine(s: ReportSummary, version: string | undefined, since: string | undefined): string {
   const v = version ?? 'unknown';
@@ -195,7 +202,7 @@ export function summaryJson(s: ReportSummary): JsonObject {
   if (s.operators) out.operators = { total: s.operators.total, available: s.operators.available, degraded: [...s.operators.degraded], progressing: [...s.operators.progressing], unavailable: [...s.operators.unavailable] };
   if (s.nodes) {
     const roles: JsonObject = {};
-    for (const [role, count] of Object.entries(s.nodes.roles)) roles[role] = count;
+    for (const role of Object.keys(s.nodes.roles).sort()) roles[role] = s.nodes.roles[role]!;
     out.nodes = { total: s.nodes.total, ready: s.nodes.ready, roles, notReady: [...s.nodes.notReady], unschedulable: [...s.nodes.unschedulable], kubelet: s.nodes.kubelet.map((k) => ({ version: k.version, count: k.count })) };
   }
   if (s.pools) {
@@ -347,6 +354,8 @@ export interface GlanceItem {
   state: string;
   value: string;
   detail: string | null;
+  /** Where the details are (the update's section). */
+  link?: string | undefined;
 }
 
 export interface SummaryView {
@@ -361,6 +370,7 @@ export interface SummaryView {
     progress: string;
     percent: number;
     pools: { name: string; assessment: string; state: string; percent: number; completion: string; counts: string; nodes: { name: string; assessment: string; phase: string; version: string; message: string }[]; hasNodes: boolean }[];
+    hasPools: boolean;
     insights: { age: string; since: string; level: string; impact: string; message: string; description: string; state: string }[];
     insightsRest: { age: string; since: string; level: string; impact: string; message: string; description: string; state: string }[];
     hasInsightsRest: boolean;
@@ -396,12 +406,19 @@ export function summaryView(s: ReportSummary): SummaryView {
       ? s.updateUnknown !== undefined
         ? { label: 'Update', state: 'none', value: 'unknown', detail: s_(s.updateUnknown) }
         : { label: 'Update', state: 'ok', value: 'Not updating', detail: s_((s.headline[0] ?? '').replace(/^Version /, '').replace(/, not updating/, '')) }
-      : { label: 'Update', state: updateState(u), value: s_(`${updateEdge(u)}: ${u.assessment === 'Completed' ? 'worker pools updating' : u.assessment}`), detail: s_(progressText(u)) },
+      : {
+          label: 'Update',
+          state: updateState(u),
+          value: s_(`${updateEdge(u)}: ${u.assessment === 'Completed' ? 'worker pools updating' : `${u.assessment}, ${u.completionPercent}%`}`),
+          // The worst health insight first: what a reader must see; the progress is in the update's section.
+          detail: s_(worstText(u) ?? progressText(u)),
+          link: '#update',
+        },
   );
   const o = s.operators;
   items.push(
     o === undefined
-      ? { label: 'Operators', state: 'none', value: 'no ClusterOperators in the archive', detail: null }
+      ? { label: 'Operators', state: 'none', value: 'not gathered', detail: null }
       : {
           label: 'Operators',
           state: o.unavailable.length > 0 ? 'bad' : o.degraded.length > 0 ? 'warn' : 'ok',
@@ -416,7 +433,7 @@ export function summaryView(s: ReportSummary): SummaryView {
   const n = s.nodes;
   items.push(
     n === undefined
-      ? { label: 'Nodes', state: 'none', value: 'no Nodes in the archive', detail: null }
+      ? { label: 'Nodes', state: 'none', value: 'not gathered', detail: null }
       : {
           label: 'Nodes',
           state: n.notReady.length > 0 ? 'bad' : n.unschedulable.length > 0 ? 'warn' : 'ok',
@@ -440,16 +457,16 @@ export function summaryView(s: ReportSummary): SummaryView {
     .join(' · ');
   if (u !== null) {
     // Mid-update, what counts is how many nodes run the target version (a pool's own counts are of the config it is on).
-    items.push({
+    items.push(u.pools.length === 0 ? { label: 'Pools', state: 'none', value: 'not gathered', detail: null } : {
       label: 'Pools',
       state: u.pools.some((p) => p.degraded > 0) ? 'bad' : u.pools.some((p) => p.paused && p.nodesUpdated < p.nodesTotal) ? 'warn' : 'ok',
-      value: s_(`${u.pools.map((p) => (p.nodesTotal === 0 ? `${p.name} empty` : `${p.name} ${p.nodesUpdated}/${p.nodesTotal}`)).join(' · ')} on ${u.target}`),
+      value: s_(u.pools.every((p) => p.nodesTotal === 0) ? 'no node in any pool' : `${u.pools.filter((p) => p.nodesTotal > 0).map((p) => `${p.name} ${p.nodesUpdated}/${p.nodesTotal}`).join(' · ')} on ${u.target}`),
       detail: s_(poolNotes || 'no pool paused or degraded'),
     });
   } else {
     items.push(
       pools === undefined
-        ? { label: 'Pools', state: 'none', value: 'no MachineConfigPools in the archive', detail: null }
+        ? { label: 'Pools', state: 'none', value: 'not gathered', detail: null }
         : {
             label: 'Pools',
             state: pools.some((p) => p.degradedConditions.length > 0) ? 'bad' : pools.some((p) => p.paused || p.movingTo !== undefined) ? 'warn' : 'ok',
@@ -459,7 +476,7 @@ export function summaryView(s: ReportSummary): SummaryView {
     );
   }
   const p = s.pods;
-  if (p === undefined) items.push({ label: 'Pods', state: 'none', value: 'no Pods in the archive', detail: null });
+  if (p === undefined) items.push({ label: 'Pods', state: 'none', value: 'not gathered', detail: null });
   else {
     const notRunning = p.notRunning.reduce((sum, r) => sum + r.count, 0);
     const restarted = p.restarting.length + p.restartingMore;
@@ -528,6 +545,7 @@ function updateView(u: UpdateSummary): NonNullable<SummaryView['update']> {
       nodes: p.nodes.map((node) => ({ name: s_(node.name), assessment: s_(node.assessment), phase: s_(node.phase), version: s_(node.version ?? '?'), message: s_(node.message ?? '') })),
       hasNodes: p.nodes.length > 0,
     })),
+    hasPools: u.pools.length > 0,
     insights: insights.slice(0, INSIGHTS_SHOWN),
     insightsRest: insights.slice(INSIGHTS_SHOWN),
     hasInsightsRest: insights.length > INSIGHTS_SHOWN,

@@ -94,11 +94,13 @@ describe('renderHtml', () => {
     expect(healthy).toContain('No rule found a problem');
   });
 
-  it('opens with the diagnosis section, linking each finding of a chain to its article', () => {
+  it('opens with the cluster at a glance, then the diagnosis section, linking each finding of a chain to its article', () => {
     const html = renderHtml(rollbackReport());
     const main = html.slice(html.indexOf('<main>'));
     expect(main.indexOf('<section id="diagnosis">')).toBeLessThan(main.indexOf('<section id="findings">'));
-    expect(main.slice(0, 200)).toMatch(/^<main>\s*<section id="diagnosis">/);
+    expect(main.slice(0, 200)).toMatch(/^<main>\s*<section id="summary" class="glance"/);
+    // Nothing but the glance before the diagnosis.
+    expect(main.slice(main.indexOf('</section>') + '</section>'.length).trimStart()).toMatch(/^<section id="diagnosis">/);
     for (const id of ['unsupported-y-stream-rollback', 'ovnkube-leader-lost', 'cvo-capability-enum-rejected']) {
       expect(html).toContain(`<a class="diagnosis-link" href="#finding-${id}" title="rule ${id}">`);
       expect(html).toContain(`<article class="finding sev-`);
