@@ -182,6 +182,7 @@ export function timelineItemJson(t: TimelineItem): JsonObject {
   put(out, 'end', t.end);
   put(out, 'open', t.open);
   put(out, 'relative', t.relative);
+  put(out, 'afterCollection', t.afterCollection);
   out.label = t.label;
   put(out, 'detail', t.detail);
   put(out, 'namespace', t.namespace);

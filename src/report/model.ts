@@ -81,6 +81,12 @@ export interface TimelineItem {
   open?: boolean | undefined;
   /** `start` relative to the collection time (`-2h13m`); absent when that time is unknown. */
   relative?: string | undefined;
+  /**
+   * Dated after the collection time: an archive is put together over some time (objects and
+   * logs gathered after its `timestamp`), or a clock drifts. Marked, and drawn at the collection
+   * time, never as a future.
+   */
+  afterCollection?: boolean | undefined;
   label: string;
   detail?: string | undefined;
   /** Namespace the item belongs to (events, CVO pods, findings on namespaced objects). */

@@ -226,6 +226,22 @@ describe('timeline geometry', () => {
     expect(renderHtml(report)).toContain('collected 2021-06-01 00:00:00Z');
   });
 
+  it('draws what is dated after the collection time at it, marked, never as a future', () => {
+    const report = seed000Report();
+    const collected = Date.parse(report.collectedAt!);
+    const day = 86_400_000;
+    report.facts.timeline.push({ lane: 'event', start: new Date(collected + 90 * day).toISOString(), end: new Date(collected + 91 * day).toISOString(), relative: '+90d', afterCollection: true, label: 'FailedMount Pod/x' });
+    const svg = buildTimeline(report)!;
+    const line = svg.lines.find((l) => l.cls === 'collected')!;
+    const after = [...svg.bars, ...svg.polygons].filter((shape) => shape.cls.split(' ').includes('after'));
+    expect(after).toHaveLength(1);
+    // At the collection line, not 90 days to its right (the axis still ends at the collection): a
+    // span wholly after it shrinks to a moment there.
+    const xs = (after[0] as { points: string }).points.split(' ').map((p) => Number(p.split(',')[0]));
+    expect(Math.abs((Math.min(...xs) + Math.max(...xs)) / 2 - line.x1)).toBeLessThan(1);
+    expect(after[0]!.title).toContain('dated after the collection time');
+  });
+
   it('draws nothing for a report with no dated item', () => {
     expect(buildTimeline(healthyReport())).toBeUndefined();
   });
