@@ -457,12 +457,20 @@ export function summaryView(s: ReportSummary): SummaryView {
     .join(' · ');
   if (u !== null) {
     // Mid-update, what counts is how many nodes run the target version (a pool's own counts are of the config it is on).
-    items.push(u.pools.length === 0 ? { label: 'Pools', state: 'none', value: 'not gathered', detail: null } : {
-      label: 'Pools',
-      state: u.pools.some((p) => p.degraded > 0) ? 'bad' : u.pools.some((p) => p.paused && p.nodesUpdated < p.nodesTotal) ? 'warn' : 'ok',
-      value: s_(u.pools.every((p) => p.nodesTotal === 0) ? 'no node in any pool' : `${u.pools.filter((p) => p.nodesTotal > 0).map((p) => `${p.name} ${p.nodesUpdated}/${p.nodesTotal}`).join(' · ')} on ${u.target}`),
-      detail: s_(poolNotes || 'no pool paused or degraded'),
-    });
+    const nodesUpdated = u.pools.reduce((n, p) => n + p.nodesUpdated, 0);
+    const nodesTotal = u.pools.reduce((n, p) => n + p.nodesTotal, 0);
+    items.push(
+      u.pools.length === 0
+        ? { label: 'Pools', state: 'none', value: 'not gathered', detail: null }
+        : {
+            label: 'Pools',
+            state: u.pools.some((p) => p.degraded > 0) ? 'bad' : u.pools.some((p) => p.paused && p.nodesUpdated < p.nodesTotal) ? 'warn' : 'ok',
+            value: `${nodesUpdated}/${nodesTotal} updated`,
+            detail: s_(
+              [`${u.pools.map((p) => (p.nodesTotal === 0 ? `${p.name} empty` : `${p.name} ${p.nodesUpdated}/${p.nodesTotal}`)).join(' · ')} on ${u.target}`, poolNotes].filter((x) => x !== '').join(' · '),
+            ),
+          },
+    );
   } else {
     items.push(
       pools === undefined
@@ -470,8 +478,8 @@ export function summaryView(s: ReportSummary): SummaryView {
         : {
             label: 'Pools',
             state: pools.some((p) => p.degradedConditions.length > 0) ? 'bad' : pools.some((p) => p.paused || p.movingTo !== undefined) ? 'warn' : 'ok',
-            value: s_(pools.map((p) => `${p.name} ${p.updated ?? '?'}/${p.machines ?? '?'}`).join(' · ') + ' updated'),
-            detail: s_(poolNotes || "every machine on its pool's config"),
+            value: `${pools.filter((p) => p.machines !== undefined && p.updated === p.machines && p.movingTo === undefined).length}/${pools.length} updated`,
+            detail: s_([pools.map((p) => `${p.name} ${p.updated ?? '?'}/${p.machines ?? '?'}`).join(' · '), poolNotes].filter((x) => x !== '').join(' · ')),
           },
     );
   }
@@ -483,10 +491,11 @@ export function summaryView(s: ReportSummary): SummaryView {
     items.push({
       label: 'Pods',
       state: notRunning > 0 ? 'warn' : 'ok',
-      value: notRunning > 0 ? `${notRunning} of ${p.total} not running` : `${p.running} running, ${p.succeeded} completed`,
+      value: notRunning > 0 ? `${notRunning} not running` : `${p.running} running`,
       detail: s_(
         [
-          p.notRunning.slice(0, 3).map((r) => `${r.count} ${r.reason}`).join(', '),
+          notRunning > 0 ? p.notRunning.slice(0, 3).map((r) => `${r.count} ${r.reason}`).join(', ') : '',
+          `${notRunning > 0 ? `${p.running} running, ` : ''}${p.succeeded} completed, ${p.total} in all`,
           restarted > 0 ? `${plural(restarted, 'container')} restarted; most: ${p.restarting.slice(0, 3).map((c) => `${c.container} ×${c.restarts}${c.lastReason !== undefined ? ` (${c.lastReason})` : ''}`).join(', ')}` : 'no container restarted',
         ]
           .filter((x) => x !== '')
@@ -497,13 +506,14 @@ export function summaryView(s: ReportSummary): SummaryView {
   const e = s.etcd;
   items.push(
     !e.gathered
-      ? { label: 'etcd', state: 'none', value: 'no etcd_info/ in the archive', detail: null }
+      ? { label: 'etcd', state: 'none', value: 'not gathered', detail: 'no etcd_info/ in the archive' }
       : {
           label: 'etcd',
           state: e.alarms.length > 0 || e.healthy < e.endpoints ? 'bad' : 'ok',
-          value: `${e.healthy}/${e.endpoints} endpoints healthy, ${plural(e.members.length, 'member')}`,
+          value: `${e.healthy}/${e.endpoints} healthy`,
           detail: s_(
             [
+              plural(e.members.length, 'member'),
               e.alarms.length > 0 ? `alarms: ${e.alarms.map((a) => `${a.alarm} on ${a.member ?? a.memberId}`).join(', ')}` : 'no alarm',
               e.dbSize !== undefined ? `db ${formatBytes(e.dbSize)}${e.dbSizeInUse !== undefined ? ` (${formatBytes(e.dbSizeInUse)} in use)` : ''}` : '',
               e.leader !== undefined ? `leader ${e.leader}` : '',
