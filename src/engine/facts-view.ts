@@ -72,8 +72,8 @@ function updateFact(facts: EngineFacts, name: 'update.status' | 'update.health' 
   if (update === null) return [];
   if (name === 'update.health') return update.health;
   if (name === 'update.pools') return update.pools.map((pool) => ({ ...pool, object: { kind: 'MachineConfigPool', name: pool.name } }));
-  const { pools: _pools, health: _health, ...status } = update;
-  return { ...status, object: { kind: 'ClusterVersion', name: 'version' } };
+  // The control plane's figures; its pools and insights are facts of their own.
+  return { ...update, pools: undefined, health: undefined, object: { kind: 'ClusterVersion', name: 'version' } };
 }
 
 /** The CVO pod a moment was logged by, as evidence names objects (none for a log given alone). */

@@ -313,6 +313,8 @@ function compact(fields: Record<string, Json | undefined>): JsonObject {
 
 /** Insight rows the Markdown and HTML show; the JSON report holds them all. */
 const INSIGHTS_SHOWN = 8;
+/** Pool rows the Markdown shows (a cluster may have dozens of custom pools). */
+const POOLS_SHOWN = 10;
 
 export function summaryMarkdown(s: ReportSummary): string[] {
   const out = ['## At a glance', '', `*${mdText(atText(s))}*`, ''];
@@ -320,12 +322,14 @@ export function summaryMarkdown(s: ReportSummary): string[] {
   out.push('');
   const u = s.update;
   if (u === null) return out;
+  const pools = u.pools.slice(0, POOLS_SHOWN);
   out.push(
     table(
       ['Pool', 'Assessment', 'Completion', 'Nodes'],
-      u.pools.map((p) => [p.controlPlane ? `${p.name} (control plane)` : p.name, p.assessment, p.assessment === 'Empty' ? '' : `${p.completionPercent ?? 0}% (${p.nodesUpdated}/${p.nodesTotal})`, poolCounts(p)]),
+      pools.map((p) => [p.controlPlane ? `${p.name} (control plane)` : p.name, p.assessment, p.assessment === 'Empty' ? '' : `${p.completionPercent ?? 0}% (${p.nodesUpdated}/${p.nodesTotal})`, poolCounts(p)]),
     ),
   );
+  if (u.pools.length > pools.length) out.push(`*${u.pools.length - pools.length} more pools in the HTML and JSON reports.*`, '');
   const insights = u.health.slice(0, INSIGHTS_SHOWN);
   out.push(table(['Since', 'Level', 'Impact', 'Update health'], insights.map((i) => [i.age, i.level, i.impact, i.message])));
   if (u.health.length > insights.length) out.push(`*${u.health.length - insights.length} more health insights in the HTML and JSON reports.*`, '');

@@ -6,7 +6,7 @@
  * (worked out by hand in the comments).
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { analyzeInput } from '../../src/analysis/analyze.js';
@@ -203,6 +203,49 @@ describe('summary.update on clusters mid-update', () => {
       '      clusteroperator-degraded',
       '        clusterversion-failing',
     ]);
+  });
+});
+
+describe('the update and etcd facts rules read', () => {
+  it('update.pools, update.status and etcd.health reach a user rule', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mgsift-rules-'));
+    dirs.push(dir);
+    writeFileSync(
+      join(dir, 'paused-pool-during-update.yaml'),
+      [
+        'id: paused-pool-during-update',
+        'title: A pool is paused during an update',
+        'severity: warning',
+        'status: experimental',
+        'component: test',
+        'references: [https://github.com/openshift/oc/blob/master/pkg/cli/admin/upgrade/status/workerpool.go]',
+        'signals:',
+        '  paused:',
+        '    fact: { name: update.pools, where: "item.paused && item.assessment == \'Excluded\'", summary: "{{item.name}} {{item.nodesUpdated}}/{{item.nodesTotal}}" }',
+        '  status:',
+        '    fact: { name: update.status, summary: "{{item.assessment}} {{item.target}}" }',
+        '  etcd:',
+        '    fact: { name: etcd.health, where: "!item.local && item.healthy" }',
+        'condition: paused and status and not etcd',
+        'message: "{{#each evidence}}{{this.text}}; {{/each}}"',
+        'remediation: "oc adm upgrade status"',
+        '',
+      ].join('\n'),
+    );
+    const rules = (await loadRules([dir])).rules.filter((r) => r.id === 'paused-pool-during-update');
+    const tree = mkdtempSync(join(tmpdir(), 'mgsift-update-'));
+    dirs.push(tree);
+    writeMustGather(tree, scenarios.pausedWorkerPool());
+    const analysis = await analyzeInput(tree, { limits: DEFAULT_LIMITS, rules });
+    // No etcd_info/ in this tree: the rule reading etcd.health is not checked, not passed.
+    expect(analysis.result!.notChecked.map((n) => n.ruleId)).toEqual(['paused-pool-during-update']);
+    expect(analysis.result!.notChecked[0]!.reason).toContain('etcd_info/');
+    const withEtcd = mkdtempSync(join(tmpdir(), 'mgsift-update-'));
+    dirs.push(withEtcd);
+    writeMustGather(withEtcd, { ...scenarios.pausedWorkerPool(), etcd: { 'endpoint_health.json': '[{"endpoint":"https://10.0.12.5:2379","health":false,"error":"context deadline exceeded"}]' } });
+    const fired = (await analyzeInput(withEtcd, { limits: DEFAULT_LIMITS, rules })).result!.findings;
+    expect(fired.map((f) => f.message)).toEqual(['worker 0/3; Progressing 4.15.8;']);
+    expect(fired[0]!.evidence.find((e) => e.signal === 'paused')?.object).toEqual({ kind: 'MachineConfigPool', name: 'worker' });
   });
 });
 
