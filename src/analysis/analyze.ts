@@ -16,6 +16,7 @@ import { severalClusters } from './clusters.js';
 import { nothingRecognised } from './recognised.js';
 import type { RiskData } from '../risks/load.js';
 import { updateRisks, type UpdateRisks } from '../risks/update-risks.js';
+import { clusterSummary } from '../facts/cluster-summary.js';
 import { analysisConsumers, analysisPool, threadsFor, type ConsumerOptions, type RuleSource, type WorkerConsumerOptions } from './consumers.js';
 
 /** One input read once: its facts, and (when rules are given) the engine's verdicts. */
@@ -80,7 +81,7 @@ export async function analyzeInput(input: string, options: AnalyzeOptions): Prom
     digest: options.digest ?? false,
     metrics: options.riskData?.metrics,
   };
-  const { logs, clusterRoots, facts, timeline, engine, inventory, digest, metrics, all: consumers } = analysisConsumers(consumerOptions, options.rules);
+  const { logs, clusterRoots, facts, timeline, state, engine, inventory, digest, metrics, all: consumers } = analysisConsumers(consumerOptions, options.rules);
   // Every consumer must be able to run in a worker, and workers must be able to load the rules.
   const parallel = consumers.every(isParallel) && (options.rules === undefined || options.ruleSource !== undefined);
   const threads = options.pool || !parallel ? 1 : await threadsFor(input, options.threads ?? 1, options.maxThreads);
@@ -102,6 +103,8 @@ export async function analyzeInput(input: string, options: AnalyzeOptions): Prom
   const clusters = clusterRoots.clusters();
   if (clusters.length > 1) throw new InputError(severalClusters(input, clusters, source.container === 'directory'));
   const gathered = facts.facts();
+  // Before the rules finish: the update's health insights are a fact they read.
+  gathered.summary = clusterSummary({ state: state.state(), cluster: gathered.cluster, history: gathered.history, collectedAt: gathered.collectedAt, alerts: gathered.alerts });
   if (problems.truncatedAt !== undefined) engine?.truncated(problems.truncatedAt);
   const archiveMetrics = metrics?.metrics();
   const risks = options.riskData && archiveMetrics ? updateRisks(options.riskData, gathered, archiveMetrics) : undefined;

@@ -10,6 +10,7 @@ import { EntryPool } from '../ingest/pool.js';
 import { FactsCollector } from '../facts/collector.js';
 import { InventoryCollector } from '../facts/inventory.js';
 import { TimelineSourcesCollector } from '../facts/timeline-sources.js';
+import { ClusterStateCollector } from '../facts/cluster-state.js';
 import { RuleEngine } from '../engine/engine.js';
 import { loadRules } from '../engine/load.js';
 import type { Rule } from '../engine/rule.js';
@@ -41,6 +42,8 @@ export interface AnalysisConsumers {
   clusterRoots: ClusterRoots;
   facts: FactsCollector;
   timeline: TimelineSourcesCollector;
+  /** What the cluster summary is made of. */
+  state: ClusterStateCollector;
   engine?: RuleEngine | undefined;
   inventory?: InventoryCollector | undefined;
   digest?: DigestCollector | undefined;
@@ -54,12 +57,13 @@ export function analysisConsumers(options: ConsumerOptions, rules: readonly Rule
   const engine = rules ? new RuleEngine(rules, { maxLineBytes: options.maxLineBytes, bareInput: options.bareInput }) : undefined;
   const inventory = options.inventory ? new InventoryCollector() : undefined;
   const timeline = new TimelineSourcesCollector();
+  const state = new ClusterStateCollector();
   const digest = options.digest ? new DigestCollector(options.maxLineBytes) : undefined;
   const metrics = options.metrics ? new MetricsCollector(options.metrics) : undefined;
   const logs = new BareLogRecogniser(options.bareInput);
   const clusterRoots = new ClusterRoots();
-  const all: EntryConsumer[] = [logs, clusterRoots, facts, timeline, ...(engine ? [engine] : []), ...(inventory ? [inventory] : []), ...(digest ? [digest] : []), ...(metrics ? [metrics] : [])];
-  return { logs, clusterRoots, facts, timeline, engine, inventory, digest, metrics, all };
+  const all: EntryConsumer[] = [logs, clusterRoots, facts, timeline, state, ...(engine ? [engine] : []), ...(inventory ? [inventory] : []), ...(digest ? [digest] : []), ...(metrics ? [metrics] : [])];
+  return { logs, clusterRoots, facts, timeline, state, engine, inventory, digest, metrics, all };
 }
 
 /** What a worker thread builds its consumers from. */

@@ -4,7 +4,7 @@ import { analyzeInput } from '../analysis/analyze.js';
 import { iso } from '../analysis/inspect.js';
 import { formatUtc, parseTime } from '../report/common.js';
 import { renderTimelineMarkdown } from '../report/markdown.js';
-import { collectTimeline, filterTimeline, FULL_SCOPE, type TimelineFilter } from '../report/timeline-items.js';
+import { collectTimeline, filterTimeline, FULL_SCOPE, PROBLEMS_SCOPE, type TimelineFilter } from '../report/timeline-items.js';
 import { TIMELINE_LANES } from '../report/common.js';
 import { renderTimelineJson, renderTimelineText, type TimelineDoc } from '../report/timeline-table.js';
 import { addLimitOptions, addThreadsOption } from './common.js';
@@ -20,6 +20,7 @@ interface TimelineFlags extends LimitFlags {
   until?: string;
   namespace?: string;
   lane?: string[];
+  problems?: boolean;
   format: TimelineFormat;
   /** Folders of user rules; `false` with --no-rules. */
   rules?: string[] | false;
@@ -35,6 +36,7 @@ export function timelineCommand(): Command {
       .option('--until <time>', 'only items starting by this time: ISO 8601, or a duration before the collection time')
       .option('--namespace <ns>', 'only items of this namespace (events, CVO pods, findings on namespaced objects)')
       .option('--lane <lanes>', `only these lanes, comma-separated or repeated: ${TIMELINE_LANES.join(', ')}`, collectList)
+      .option('--problems', 'problems only: Warning events, conditions going bad (operator Degraded or not Available, node not Ready), updates not completed, CVO lease and final-sync losses, firing warning/critical alerts, findings at warning and above')
       .addOption(new Option('--format <format>', 'output format').choices([...TIMELINE_FORMATS]).default('text'))
       .option('--rules <dir>', 'add a folder of rules to the built-in pack (for the finding lane); repeat for more', collectRepeated)
       .option('--no-rules', 'skip the rule pack: no finding lane'),
@@ -54,7 +56,7 @@ export function timelineCommand(): Command {
     const rules = flags.rules === false ? undefined : (await loadRulesOrFail(ruleDirs)).rules;
     const ruleSource = rules ? { dirs: ruleDirs, ids: rules.map((rule) => rule.id) } : undefined;
     const analysis = await analyzeInput(input, { limits, rules, threads, ruleSource });
-    const { items, omitted } = collectTimeline(analysis, FULL_SCOPE);
+    const { items, omitted } = collectTimeline(analysis, flags.problems === true ? PROBLEMS_SCOPE : FULL_SCOPE);
     const collected = analysis.facts.collectedAt;
     // Durations count back from the collection time, or from the latest time seen without one.
     const anchor = collected ?? latestTime(items.map((item) => item.end ?? item.start));
@@ -108,6 +110,7 @@ function describeFilters(flags: TimelineFlags): string[] {
   if (flags.until !== undefined) out.push(`until ${flags.until}`);
   if (flags.namespace !== undefined) out.push(`namespace ${flags.namespace}`);
   if (flags.lane !== undefined) out.push(`lanes ${flags.lane.join(' ')}`);
+  if (flags.problems === true) out.push('problems only');
   if (flags.rules === false) out.push('no rules');
   return out;
 }

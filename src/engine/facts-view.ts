@@ -51,9 +51,34 @@ export function factValue(facts: EngineFacts, name: string): unknown {
       return facts.insights;
     case 'lifecycle':
       return facts.cluster?.currentVersion !== undefined && facts.collectedAt !== undefined ? lifecycleStatus(facts.cluster.currentVersion, facts.collectedAt) : undefined;
+    case 'update.status':
+    case 'update.health':
+    case 'update.pools':
+      return updateFact(facts, name);
+    case 'etcd.members':
+      return facts.summary?.etcd.info?.members;
+    case 'etcd.health':
+      return facts.summary?.etcd.info?.health;
+    case 'etcd.alarms':
+      return facts.summary?.etcd.info?.alarms;
     default:
       return undefined;
   }
+}
+
+/**
+ * The update in progress (`oc adm upgrade status`): no item when the cluster is not updating,
+ * unknown when the archive cannot tell (no ClusterVersion, ClusterOperators or time).
+ */
+function updateFact(facts: EngineFacts, name: 'update.status' | 'update.health' | 'update.pools'): unknown {
+  const summary = facts.summary;
+  if (summary === undefined || summary.updateUnknown !== undefined) return undefined;
+  const update = summary.update;
+  if (update === null) return [];
+  if (name === 'update.health') return update.health;
+  if (name === 'update.pools') return update.pools.map((pool) => ({ ...pool, object: { kind: 'MachineConfigPool', name: pool.name } }));
+  // The control plane's figures; its pools and insights are facts of their own.
+  return { ...update, pools: undefined, health: undefined, object: { kind: 'ClusterVersion', name: 'version' } };
 }
 
 /** The CVO pod a moment was logged by, as evidence names objects (none for a log given alone). */
@@ -94,6 +119,12 @@ export const FACT_NAMES = [
   'updates.accepted',
   'insights.recommendations',
   'lifecycle',
+  'update.status',
+  'update.health',
+  'update.pools',
+  'etcd.members',
+  'etcd.health',
+  'etcd.alarms',
 ] as const;
 
 export function describeMissingFact(name: string, facts: EngineFacts): string {
@@ -103,6 +134,8 @@ export function describeMissingFact(name: string, facts: EngineFacts): string {
   if (name === 'insights.recommendations') return 'an Insights report (operator.openshift.io InsightsOperator/cluster with status.insightsReport; a disconnected cluster has none; fact insights.recommendations)';
   if (name.startsWith('cvo')) return `cluster-version-operator logs (fact ${name})`;
   if (name === 'collection') return 'a must-gather timestamp file (fact collection)';
+  if (name.startsWith('update.')) return `what the update in progress is judged by, a ClusterVersion, ClusterOperators and a time (${facts.summary?.updateUnknown ?? 'none read'}; fact ${name})`;
+  if (name.startsWith('etcd.')) return `must-gather's etcd_info/ folder (member_list.json, endpoint_health.json, alarm_list.json; fact ${name})`;
   // Read after "the archive lacks": the data comes from the command line, not the archive.
   const notGiven = notGivenFor(name, facts);
   if (notGiven) return `${notGiven.data}, which mgsift was not given (${notGiven.how}; fact ${name})`;

@@ -144,6 +144,22 @@ export function parseProgressingMessage(message: string | null | undefined): Pro
   return undefined;
 }
 
+/**
+ * A condition in its bad state, for what the timeline calls a problem: a ClusterOperator not
+ * Available, Degraded, Upgradeable=False (Unknown is no gate), Failing; a node not Ready or under
+ * pressure. Progressing and the healthy states are the transitions every update is made of, not
+ * problems.
+ */
+export function conditionGoneBad(kind: 'ClusterOperator' | 'Node', type: string, status: string): boolean {
+  if (kind === 'ClusterOperator') {
+    if (type === 'Available') return status !== 'True';
+    if (type === 'Upgradeable') return status === 'False';
+    return (type === 'Degraded' || type === 'Failing') && status === 'True';
+  }
+  if (type === 'Ready') return status !== 'True';
+  return ['MemoryPressure', 'DiskPressure', 'PIDPressure', 'NetworkUnavailable'].includes(type) && status === 'True';
+}
+
 /** Platform type from an Infrastructure object: `status.platformStatus.type`, else `status.platform`. */
 export function platformOf(infrastructure: unknown): string | undefined {
   const status = recordAt(infrastructure, 'status');

@@ -10,6 +10,7 @@ import { CvoLogFacts, mayCarryCvoFact, type CvoBuild, type CvoMoment } from './c
 import { alertsOf, sortAlerts, uniqueAlerts, type Alert } from './alerts.js';
 import { updateRecommendations, type UpdateRecommendations } from './updates.js';
 import { insightsRecommendations, type InsightsRecommendation } from './insights.js';
+import type { ClusterSummary } from './cluster-summary.js';
 
 const CVO_NAMESPACE = 'openshift-cluster-version';
 const CVO_CONTAINER = 'cluster-version-operator';
@@ -43,6 +44,8 @@ export interface Facts {
   updates?: UpdateRecommendations | undefined;
   /** Insights Advisor's health checks, most risky first; undefined without an InsightsOperator holding a report. */
   insights?: InsightsRecommendation[] | undefined;
+  /** The cluster at a glance and the update in progress (made from what `ClusterStateCollector` read). */
+  summary?: ClusterSummary | undefined;
 }
 
 /** What one entry adds to the facts (see {@link ParallelConsumer}). */

@@ -9,6 +9,7 @@ import type { ConditionInfo } from '../facts/cluster.js';
 import { collectTimeline, historyRows, REPORT_SCOPE } from './timeline-items.js';
 import { reportDigest } from './digest.js';
 import { reportUpdateRisks } from './update-risks.js';
+import { reportSummary } from './summary.js';
 import { BUILD, packageText } from '../core/assets.js';
 
 /** mgsift's own version (package.json), written into every report. */
@@ -68,6 +69,7 @@ export function buildReport(analysis: Analysis, now: Date = new Date()): Report 
     collectedAt: iso(facts.collectedAt),
     counts,
     banners,
+    summary: reportSummary(facts.summary, facts.cluster, facts.history),
     diagnosis: result?.diagnosis ?? { roots: [], cyclesBroken: [] },
     findings,
     notChecked: [...notChecked].sort((a, b) => a.ruleId.localeCompare(b.ruleId)),

@@ -114,6 +114,7 @@ export function renderDiagnosisText(report: Report): string {
   const c = report.cluster;
   const cluster = [c.id, c.version].filter((x) => x !== undefined && x !== '').join(' ');
   lines.push(sanitizeText(`Diagnosis of ${report.input.path}${cluster !== '' ? ` (cluster ${cluster})` : ''}`));
+  lines.push(...report.summary.headline);
   for (const banner of report.banners) lines.push(sanitizeText(`Read this first: ${banner}`));
   const roots = report.diagnosis.roots;
   if (roots.length === 0) {

@@ -47,6 +47,7 @@ import { digestNote, digestView, type DigestView } from './digest.js';
 import { reportUpdateRisks, updateRisksView, type UpdateRisksView } from './update-risks.js';
 import { verdictsView, type VerdictsView } from './verdicts.js';
 import { diagnosisView, findingAnchor, type DiagnosisView } from './diagnosis.js';
+import { summaryView, type SummaryView } from './summary.js';
 
 export interface HtmlOptions {
   /** Folder holding `report.html.hbs` and `partials/`; defaults to the package's `templates/`. */
@@ -144,6 +145,8 @@ export interface HtmlView {
   compressedNote: string | null;
   banners: string[];
   hasBanners: boolean;
+  /** At a glance: the first thing under the header. */
+  summary: SummaryView;
   diagnosis: DiagnosisView;
   findings: FindingView[];
   findingRows: FindingRowView[];
@@ -208,8 +211,8 @@ export function htmlView(report: Report, options: HtmlOptions = {}): HtmlView {
     cluster,
     input: [
       { label: 'Input', value: s(report.input.path) },
-      { label: 'Container', value: s(report.input.container) },
-      { label: 'Layout', value: s(report.input.layout) },
+      // One row, as the Markdown report has it: the header stays short enough for the glance and diagnosis below.
+      { label: 'Container / layout', value: s(`${report.input.container} / ${report.input.layout}`) },
     ],
     collectedAt: collected ? displayTime(report.collectedAt) : 'unknown',
     collectedKnown: collected,
@@ -218,6 +221,7 @@ export function htmlView(report: Report, options: HtmlOptions = {}): HtmlView {
     compressedNote: namesCompressedFile(report) ? COMPRESSED_LINES_NOTE : null,
     banners: report.banners.map(s),
     hasBanners: report.banners.length > 0,
+    summary: summaryView(report.summary),
     diagnosis: diagnosisView(report),
     findings,
     findingRows,

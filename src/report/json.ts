@@ -20,6 +20,7 @@ import { compareStrings, SEVERITIES_DESC, sortByRuleId, sortFindings, sortProble
 import { digestJson } from './digest.js';
 import { reportUpdateRisks, updateRisksJson } from './update-risks.js';
 import { verdictsJson } from './verdicts.js';
+import { summaryJson } from './summary.js';
 
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
@@ -42,6 +43,7 @@ export function toJsonReport(report: Report): JsonObject {
   for (const severity of SEVERITIES_DESC) counts[severity] = num(report.counts[severity] ?? 0);
   out.counts = counts;
   out.banners = [...report.banners];
+  out.summary = summaryJson(report.summary);
   out.diagnosis = diagnosisJson(report.diagnosis);
   out.findings = sortFindings(report.findings).map(finding);
   out.notChecked = sortByRuleId(report.notChecked).map(notChecked);
@@ -181,6 +183,7 @@ export function timelineItemJson(t: TimelineItem): JsonObject {
   put(out, 'end', t.end);
   put(out, 'open', t.open);
   put(out, 'relative', t.relative);
+  put(out, 'afterCollection', t.afterCollection);
   out.label = t.label;
   put(out, 'detail', t.detail);
   put(out, 'namespace', t.namespace);

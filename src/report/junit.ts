@@ -134,6 +134,12 @@ export function renderJunit(report: Report, failOn: Severity): string {
     ['cluster.platform', report.cluster.platform],
     ['cluster.channel', fromClusterVersion(report.cluster) ? channelText(report.cluster.channel, true) : undefined],
     ['collectedAt', report.collectedAt],
+    // The headline: the version and update in progress, then the health counts (also first in system-out).
+    ['summary.update', report.summary.headline[0]],
+    ['summary.health', report.summary.headline[1]],
+    ['summary.update.assessment', report.summary.update?.assessment],
+    ['summary.update.target', report.summary.update?.target],
+    ['summary.update.completionPercent', report.summary.update === null ? undefined : String(report.summary.update.completionPercent)],
   ];
   for (const [name, value] of props) {
     if (value !== undefined && value !== '') out.push(`      <property name="${attr(name)}" value="${attr(value)}"/>`);
@@ -167,7 +173,7 @@ export function renderJunit(report: Report, failOn: Severity): string {
     }
   }
 
-  const suiteOut: string[] = [];
+  const suiteOut: string[] = [...report.summary.headline];
   for (const banner of report.banners) suiteOut.push(`BANNER: ${banner}`);
   for (const p of sortProblems(report.problems)) suiteOut.push(`could not read (${p.severity}) ${p.path || '(input)'}: ${p.reason}`);
   if (report.collectedAt !== undefined) suiteOut.push(`collected: ${displayTime(report.collectedAt)}`);

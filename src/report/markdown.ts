@@ -46,6 +46,7 @@ import { digestMarkdown } from './digest.js';
 import { reportUpdateRisks, updateRisksMarkdown } from './update-risks.js';
 import { verdictsMarkdown } from './verdicts.js';
 import { diagnosisMarkdown, diagnosisMarkdownShort } from './diagnosis.js';
+import { summaryMarkdown } from './summary.js';
 
 /** Characters a Markdown report takes at most by default: it fits a GitHub comment (65,536) and most case tools. */
 export const MD_DEFAULT_LIMIT = 60_000;
@@ -111,6 +112,9 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
   const c = report.cluster;
 
   add(PRIORITY.always, [`# mgsift report${c.id !== undefined && c.id !== '' ? ` — ${mdText(c.id)}` : ''}`, '']);
+  // The cluster at a glance (issue 25), before the diagnosis; its headline alone when room is short.
+  const glance = summaryMarkdown(report.summary);
+  add(PRIORITY.summary, glance, { tighter: [`${mdText((report.summary?.headline ?? []).join(' · '))}\n\n`], rank: -1 });
   // The diagnosis first (issue 13): it is the summary of the findings.
   add(PRIORITY.summary, diagnosisMarkdown(report), {
     tighter: [diagnosisMarkdownShort(report), diagnosisMarkdownShort(report), diagnosisMarkdownShort(report, true)].map((l) => `${l.join('\n')}\n`),

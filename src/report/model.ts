@@ -4,7 +4,7 @@ import type { Limits } from '../core/limits.js';
 import type { Problem } from '../core/problems.js';
 
 /** Version of the JSON report's shape (`schema/report.schema.json`). */
-export const REPORT_SCHEMA_VERSION = '1.4';
+export const REPORT_SCHEMA_VERSION = '1.5';
 
 export interface ClusterIdentity {
   id?: string | undefined;
@@ -81,6 +81,12 @@ export interface TimelineItem {
   open?: boolean | undefined;
   /** `start` relative to the collection time (`-2h13m`); absent when that time is unknown. */
   relative?: string | undefined;
+  /**
+   * Dated after the collection time: an archive is put together over some time (objects and
+   * logs gathered after its `timestamp`), or a clock drifts. Marked, and drawn at the collection
+   * time, never as a future.
+   */
+  afterCollection?: boolean | undefined;
   label: string;
   detail?: string | undefined;
   /** Namespace the item belongs to (events, CVO pods, findings on namespaced objects). */
@@ -223,6 +229,131 @@ export interface ReportUpdateRisks {
   cluster?: { to: string; name: string; cluster: RiskRow['verdict']; mgsift: RiskRow['verdict'] | 'not-in-data'; disagree: boolean; detail: string }[] | undefined;
 }
 
+/** One of the update's health insights, as `oc adm upgrade status` words it. */
+export interface UpdateInsightRow {
+  type: string;
+  level: 'Info' | 'Warning' | 'Error' | 'Critical';
+  impact: string;
+  message: string;
+  description: string;
+  /** ISO 8601; absent where oc shows `-`. */
+  since?: string | undefined;
+  /** oc's age at the collection time (`58m18s`, `now`, `-`). */
+  age: string;
+  /** Dated after the collection time (the archive was put together over some time). */
+  afterCollection?: boolean | undefined;
+  reference: string;
+  object: { kind: string; namespace?: string | undefined; name: string };
+}
+
+export interface UpdatePoolRow {
+  name: string;
+  controlPlane: boolean;
+  assessment: string;
+  completionPercent?: number | undefined;
+  nodesUpdated: number;
+  nodesTotal: number;
+  paused: boolean;
+  available: number;
+  progressing: number;
+  draining: number;
+  excluded: number;
+  degraded: number;
+  nodes: { name: string; assessment: string; phase: string; version?: string | undefined; message?: string | undefined }[];
+}
+
+/** The update in progress, with the semantics of `oc adm upgrade status`. */
+export interface UpdateSummary {
+  assessment: string;
+  target: string;
+  from?: string | undefined;
+  fromIncomplete: boolean;
+  install: boolean;
+  multiArch: boolean;
+  /** ISO 8601. */
+  startedAt?: string | undefined;
+  completedAt?: string | undefined;
+  /** oc's text (`1h59m`) and the seconds. */
+  duration: string;
+  durationSeconds: number;
+  /** oc's "Est. Time Remaining" (`<10m`, `1h12m`, `N/A; estimate duration was 1h24m`). */
+  estimatedRemaining?: string | undefined;
+  completionPercent: number;
+  operatorsTotal: number;
+  operatorsUpdated: number;
+  operatorsUpdating: string[];
+  operatorsWaiting: number;
+  operatorsUnavailable: number;
+  operatorsDegraded: number;
+  pools: UpdatePoolRow[];
+  health: UpdateInsightRow[];
+  notes: string[];
+}
+
+/** The cluster at a glance, judged at the collection time (`summary` in the JSON report). */
+export interface ReportSummary {
+  /** ISO 8601: the time it is judged at. */
+  at?: string | undefined;
+  /** `collection` (the timestamp files), `latest-condition` (none: the latest condition change), `none`. */
+  atSource: 'collection' | 'latest-condition' | 'none';
+  /** The text headline: the version and update, then the health counts. */
+  headline: string[];
+  operators?: { total: number; available: number; degraded: string[]; progressing: string[]; unavailable: string[] } | undefined;
+  nodes?:
+    | { total: number; ready: number; roles: Record<string, number>; notReady: string[]; unschedulable: string[]; kubelet: { version: string; count: number }[] }
+    | undefined;
+  pools?:
+    | {
+        name: string;
+        machines?: number | undefined;
+        updated?: number | undefined;
+        ready?: number | undefined;
+        degraded?: number | undefined;
+        unavailable?: number | undefined;
+        paused: boolean;
+        config?: string | undefined;
+        movingTo?: string | undefined;
+        degradedConditions: string[];
+      }[]
+    | undefined;
+  pods?:
+    | {
+        total: number;
+        running: number;
+        succeeded: number;
+        notRunning: { reason: string; count: number; pods: { namespace: string; name: string; workload?: string | undefined; node?: string | undefined }[] }[];
+        restarting: {
+          namespace: string;
+          pod: string;
+          container: string;
+          workload?: string | undefined;
+          restarts: number;
+          lastReason?: string | undefined;
+          lastExitCode?: number | undefined;
+          /** ISO 8601. */
+          lastFinishedAt?: string | undefined;
+          waiting?: string | undefined;
+        }[];
+        restartingMore: number;
+      }
+    | undefined;
+  etcd: {
+    gathered: boolean;
+    endpoints: number;
+    healthy: number;
+    leader?: string | undefined;
+    dbSize?: number | undefined;
+    dbSizeInUse?: number | undefined;
+    members: { id: string; name: string; leader?: boolean | undefined; version?: string | undefined; dbSize?: number | undefined; dbSizeInUse?: number | undefined; peerURLs: string[]; clientURLs: string[] }[];
+    health: { endpoint: string; healthy: boolean; took?: string | undefined; error?: string | undefined; member?: string | undefined; local: boolean }[];
+    alarms: { alarm: string; memberId: string; member?: string | undefined }[];
+    unreadable: { file: string; reason: string }[];
+  };
+  /** Null when the cluster is not updating (or when `updateUnknown` says it cannot be told). */
+  update: UpdateSummary | null;
+  updateUnknown?: string | undefined;
+}
+
 /** What made a report: `mgsift --version` in fields. */
 export interface Tool {
   name: 'mgsift';
@@ -261,6 +392,8 @@ export interface Report {
   counts: Record<Severity, number>;
   /** Lines that change how to read the archive (stale status, truncation, rules not checked). */
   banners: string[];
+  /** The cluster at a glance and the update in progress. */
+  summary: ReportSummary;
   /** Root causes with the chains of what they explain; no roots: no problem found. */
   diagnosis: Diagnosis;
   findings: Finding[];

@@ -11,6 +11,7 @@
 import type { Analysis } from '../analysis/analyze.js';
 import { iso } from '../analysis/inspect.js';
 import type { ConditionTransition, EventGroup } from '../facts/timeline-sources.js';
+import { conditionGoneBad } from '../facts/cluster.js';
 import { parseTime, sortTimeline, verifiedLabel } from './common.js';
 import type { HistoryRow, TimelineItem, TimelineOmission } from './model.js';
 
@@ -20,11 +21,23 @@ export interface TimelineScope {
   events: 'all' | 'warning';
   /** Event groups kept at most, the most frequent first; undefined: no cap. */
   maxEventGroups?: number | undefined;
+  /**
+   * Problems only (`mgsift timeline --problems`): Warning events, conditions going bad (an
+   * operator Degraded or unavailable, a node not Ready), updates that did not complete and
+   * rollbacks, the CVO losing its lease or its final sync, firing warning and critical alerts,
+   * findings at warning and above; not the healthy transitions that fill most lanes.
+   */
+  problems?: boolean | undefined;
 }
 
 /** The report's timeline: Warning event groups only, at most 200 of them. */
 export const REPORT_SCOPE: TimelineScope = { events: 'warning', maxEventGroups: 200 };
 export const FULL_SCOPE: TimelineScope = { events: 'all' };
+/** `mgsift timeline --problems`. */
+export const PROBLEMS_SCOPE: TimelineScope = { events: 'warning', problems: true };
+
+/** CVO log moments that are problems: it lost its lease or failed its final status sync (preconditions are skipped at every install). */
+const CVO_PROBLEMS = new Set(['lease-lost', 'final-sync-failed']);
 
 export interface Timeline {
   items: TimelineItem[];
@@ -51,13 +64,16 @@ export function historyRows(analysis: Analysis): HistoryRow[] {
 export function collectTimeline(analysis: Analysis, scope: TimelineScope): Timeline {
   const items: TimelineItem[] = [];
   const omitted: TimelineOmission[] = [];
-  items.push(...historyRows(analysis).flatMap(historyItem));
-  items.push(...cvoItems(analysis));
-  items.push(...analysis.timeline.operators.map((t) => conditionItem('operator', t)));
-  items.push(...analysis.timeline.nodes.map((t) => conditionItem('node', t)));
+  const problems = scope.problems === true;
+  const rows = historyRows(analysis);
+  items.push(...(problems ? rows.filter((r) => r.state !== 'Completed' || r.rollback !== undefined) : rows).flatMap(historyItem));
+  items.push(...cvoItems(analysis, problems));
+  const bad = (kind: 'ClusterOperator' | 'Node') => (t: ConditionTransition) => !problems || conditionGoneBad(kind, t.type, t.status);
+  items.push(...analysis.timeline.operators.filter(bad('ClusterOperator')).map((t) => conditionItem('operator', t)));
+  items.push(...analysis.timeline.nodes.filter(bad('Node')).map((t) => conditionItem('node', t)));
   items.push(...eventItems(analysis.timeline.events, scope, omitted));
-  items.push(...alertItems(analysis));
-  items.push(...findingItems(analysis));
+  items.push(...alertItems(analysis, problems));
+  items.push(...findingItems(analysis, problems));
 
   const { dropped } = analysis.timeline;
   if (dropped.operators > 0) omitted.push({ lane: 'operator', count: dropped.operators, reason: 'ClusterOperators past the reader’s memory cap' });
@@ -68,7 +84,10 @@ export function collectTimeline(analysis: Analysis, scope: TimelineScope): Timel
   if (anchor !== undefined) {
     for (const item of items) {
       const start = parseTime(item.start);
-      if (start !== undefined) item.relative = relativeTime(start, anchor);
+      if (start === undefined) continue;
+      item.relative = relativeTime(start, anchor);
+      // Gathered after the timestamp was written (or a clock drifts): marked, never drawn as a future.
+      if (start > anchor) item.afterCollection = true;
     }
   }
   return { items: sortTimeline(items), omitted };
@@ -91,12 +110,12 @@ function historyItem(row: HistoryRow): TimelineItem[] {
   ];
 }
 
-function cvoItems(analysis: Analysis): TimelineItem[] {
+function cvoItems(analysis: Analysis, problems: boolean): TimelineItem[] {
   const items: TimelineItem[] = [];
   for (const pod of analysis.facts.cvo.pods) {
     const start = iso(pod.firstTime);
     const stream = pod.stream === 'current' ? '' : ` (${pod.stream} log)`;
-    if (start) {
+    if (start && !problems) {
       items.push({
         lane: 'cvo',
         start,
@@ -107,6 +126,7 @@ function cvoItems(analysis: Analysis): TimelineItem[] {
       });
     }
     for (const moment of pod.moments) {
+      if (problems && !CVO_PROBLEMS.has(moment.kind)) continue;
       const at = iso(moment.time);
       if (at) items.push({ lane: 'cvo', start: at, label: moment.kind, detail: moment.text, namespace: pod.namespace });
     }
@@ -155,11 +175,12 @@ function eventItem(g: EventGroup): TimelineItem {
 }
 
 /** Firing and pending alerts, each from its activeAt to the collection time (still active then). */
-function alertItems(analysis: Analysis): TimelineItem[] {
+function alertItems(analysis: Analysis, problems: boolean): TimelineItem[] {
   const end = iso(analysis.facts.collectedAt);
   return (analysis.facts.alerts ?? []).flatMap((alert) => {
     const start = iso(alert.since);
     if (!start) return [];
+    if (problems && !(alert.state === 'firing' && (alert.severity === 'warning' || alert.severity === 'critical'))) return [];
     const detail = [alert.severity, alert.labelText, alert.summary ?? ''].filter((x) => x !== '').join(' · ');
     return [
       {
@@ -175,9 +196,10 @@ function alertItems(analysis: Analysis): TimelineItem[] {
   });
 }
 
-function findingItems(analysis: Analysis): TimelineItem[] {
+function findingItems(analysis: Analysis, problems: boolean): TimelineItem[] {
   const items: TimelineItem[] = [];
   for (const finding of analysis.result?.findings ?? []) {
+    if (problems && finding.severity === 'info') continue;
     for (const evidence of finding.evidence) {
       const at = iso(evidence.time);
       if (!at) continue;

@@ -22,11 +22,16 @@ export interface TimelineDoc {
 
 export const TIMELINE_HEAD = ['Start (UTC)', 'Rel.', 'End (UTC)', 'Lane', 'What', 'Severity', 'Rule', 'Detail'];
 
+/** The time from the collection time, and whether it lies after it (`+3m (after collection)`). */
+export function relativeText(item: TimelineItem): string {
+  return `${item.relative ?? ''}${item.afterCollection === true ? ' (after collection)' : ''}`;
+}
+
 /** One row of plain (unescaped) cells per item, in {@link TIMELINE_HEAD} order. */
 export function timelineCells(item: TimelineItem): string[] {
   return [
     displayTime(item.start),
-    item.relative ?? '',
+    relativeText(item),
     item.end !== undefined ? displayTime(item.end) : item.open === true ? 'open at collection' : '',
     laneTitle(item.lane),
     item.label,

@@ -8,7 +8,7 @@ import { historyNewestFirst } from '../facts/history.js';
 import type { HistoryRow, Report, TimelineItem } from './model.js';
 import { displayTime, formatUtc, inlineParts, laneTitle, sanitizeText, sortTimeline, verifiedLabel, type InlinePart } from './common.js';
 import { buildTimeline, focusWindow, keepByLanePriority, type TimelineSvg } from './timeline.js';
-import { moreRowsNote, omissionNote } from './timeline-table.js';
+import { moreRowsNote, omissionNote, relativeText } from './timeline-table.js';
 
 export interface TimelineViewOptions {
   /** Items drawn at most in the figure (default 400). */
@@ -91,7 +91,7 @@ export function timelineView(report: Report, options: TimelineViewOptions = {}):
       id: rowIds.get(t) ?? '',
       lane: laneTitle(t.lane),
       start: displayTime(t.start),
-      relative: s(t.relative ?? ''),
+      relative: s(relativeText(t)),
       end: t.end !== undefined ? displayTime(t.end) : t.open === true ? 'open at collection' : '',
       label: s(t.label),
       detail: s(t.detail ?? ''),

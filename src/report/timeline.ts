@@ -157,14 +157,19 @@ export function buildTimeline(report: Report, options: TimelineOptions = {}): Ti
   const sorted = sortTimeline(report.facts.timeline).filter((item) => item.lane !== 'history');
   let drawable: { item: TimelineItem; start: number; end?: number | undefined }[] = [];
   let notDrawn = 0;
+  const collectedAt = parseTime(report.collectedAt);
+  /** Past the collection time nothing is drawn: what is dated later (marked `afterCollection`) sits at it. */
+  const upToCollection = (t: number): number => (collectedAt !== undefined && t > collectedAt ? collectedAt : t);
   for (const item of sorted) {
-    const start = parseTime(item.start);
-    if (start === undefined) {
+    const rawStart = parseTime(item.start);
+    if (rawStart === undefined) {
       notDrawn++;
       continue;
     }
-    const end = parseTime(item.end);
-    const d = { item, start, end: end !== undefined && end >= start ? end : undefined };
+    const start = upToCollection(rawStart);
+    const rawEnd = parseTime(item.end);
+    const end = rawEnd === undefined ? undefined : upToCollection(rawEnd);
+    const d = { item, start, end: end !== undefined && end > start ? end : undefined };
     if (!inWindow(start, d.end ?? (item.open === true ? Number.POSITIVE_INFINITY : start))) continue;
     drawable.push(d);
   }
@@ -176,14 +181,14 @@ export function buildTimeline(report: Report, options: TimelineOptions = {}): Ti
 
   const times: number[] = [];
   for (const row of history) {
-    for (const t of [parseTime(row.started), parseTime(row.completed)]) if (t !== undefined) times.push(t);
+    for (const t of [parseTime(row.started), parseTime(row.completed)]) if (t !== undefined) times.push(upToCollection(t));
   }
   for (const d of drawable) {
     times.push(d.start);
     if (d.end !== undefined) times.push(d.end);
   }
   if (times.length === 0) return undefined;
-  const collected = parseTime(report.collectedAt);
+  const collected = collectedAt;
   const latest = Math.max(...times);
   const earliest = Math.min(...times, ...(collected !== undefined ? [collected] : []));
   const axisEnd = collected !== undefined ? Math.max(collected, latest) : latest;
@@ -357,7 +362,7 @@ export function buildTimeline(report: Report, options: TimelineOptions = {}): Ti
     for (const p of placed) {
       const rowY = y + p.row * ROW;
       const open = p.d.end === undefined;
-      const cls = ['bar', 'span', `lane-${cssName(lane)}`, open ? 'open' : '', sevClass(p.d.item.severity)]
+      const cls = ['bar', 'span', `lane-${cssName(lane)}`, open ? 'open' : '', sevClass(p.d.item.severity), p.d.item.afterCollection === true ? 'after' : '']
         .filter((c) => c !== '')
         .join(' ');
       svg.bars.push({ x: p.x1, y: rowY + 5, w: r(p.x2 - p.x1), h: BAR_H, cls, title: itemTitle(p.d.item), href: href(p.d.item) });
@@ -397,7 +402,7 @@ export function buildTimeline(report: Report, options: TimelineOptions = {}): Ti
     }
     for (const m of marks) {
       const cy = y + m.row * ROW + 11;
-      const cls = ['moment', `lane-${cssName(lane)}`, sevClass(m.d.item.severity)].filter((c) => c !== '').join(' ');
+      const cls = ['moment', `lane-${cssName(lane)}`, sevClass(m.d.item.severity), m.d.item.afterCollection === true ? 'after' : ''].filter((c) => c !== '').join(' ');
       svg.polygons.push({ points: diamond(m.cx, cy), cls, title: itemTitle(m.d.item), href: href(m.d.item) });
       svg.texts.push({ ...m.label, y: cy + 4 });
     }
@@ -521,6 +526,7 @@ function itemTitle(item: TimelineItem): string {
     item.end !== undefined ? `${formatTime(item.start)} → ${formatTime(item.end)}` : formatTime(item.start),
     item.open === true ? 'still open at collection time' : '',
     item.relative !== undefined ? `${item.relative} from collection` : '',
+    item.afterCollection === true ? 'dated after the collection time (the archive was gathered over some time, or a clock drifts): drawn at the collection time' : '',
     item.severity !== undefined ? `severity ${item.severity}` : '',
     item.ruleId !== undefined ? `rule ${item.ruleId}` : '',
     item.detail ?? '',

@@ -162,3 +162,40 @@ describe('mgsift timeline --lane alert', () => {
     expect(pending.detail).toContain('warning · container=olm-operator');
   });
 });
+
+describe('mgsift timeline --problems', () => {
+  const ROLLBACK = new URL('../../samples/mco-ignition-rollback.tar.gz', import.meta.url).pathname;
+
+  it('keeps Warning events and conditions going bad, not the healthy transitions', () => {
+    const all = timelineJson([ROLLBACK]);
+    const doc = timelineJson([ROLLBACK, '--problems']);
+    expect(doc.filters).toEqual(['problems only']);
+    expect(doc.items.length).toBeLessThan(all.items.length);
+    // Every operator item is a condition gone bad; the healthy ones of the full timeline are gone.
+    expect(doc.items.filter((i) => i.lane === 'operator').map((i) => i.label).sort()).toEqual([
+      'ingress Degraded=True',
+      'machine-config Available=False',
+      'machine-config Degraded=True',
+      'machine-config Upgradeable=False',
+    ]);
+    expect(all.items.some((i) => i.lane === 'operator' && / (Available|Upgradeable)=True$| Degraded=False$/.test(i.label))).toBe(true);
+    expect(doc.items.filter((i) => i.lane === 'event').every((i) => i.detail?.startsWith('Warning'))).toBe(true);
+    // The CVO losing its lease, not its pods' lifetimes nor its payload loads.
+    expect(doc.items.filter((i) => i.lane === 'cvo').map((i) => i.label)).toEqual(['lease-lost']);
+    // The updates that did not complete (and the rollback), not the install.
+    expect(doc.items.filter((i) => i.lane === 'history').map((i) => i.label)).toEqual(['4.7.0-0.ci-2021-04-29-142719 update Partial', '4.6.27 update Partial']);
+    // Findings at warning and above only.
+    expect(doc.items.some((i) => i.lane === 'finding' && i.ruleId === 'cvo-restarted-during-update')).toBe(false);
+    expect(doc.items.some((i) => i.lane === 'finding' && i.ruleId === 'mco-ignition-spec-unsupported')).toBe(true);
+  });
+
+  it('marks what is dated after the collection time instead of placing it in the future', () => {
+    // The sample's events come from another gather, months later than its timestamp files.
+    const doc = timelineJson([ROLLBACK, '--lane', 'event']);
+    const after = doc.items.filter((i) => (i as Item & { afterCollection?: boolean }).afterCollection === true);
+    expect(after.length).toBeGreaterThan(0);
+    expect(after.every((i) => Date.parse(i.start) > Date.parse(doc.collectedAt!) && i.relative!.startsWith('+'))).toBe(true);
+    const text = mgsift(['timeline', ROLLBACK, '--lane', 'event']).stdout;
+    expect(text).toMatch(/\+95d7h \(after collection\)/);
+  });
+});

@@ -4,13 +4,15 @@ import { join, relative } from 'node:path';
 import yaml from 'js-yaml';
 import { mgsift } from '../helpers/cli.js';
 import { needsShared } from '../helpers/needs.js';
+import { sharedPath } from '../helpers/shared-data.js';
 
 /**
  * Precision on real archives: the whole rule pack runs over every real archive in
  * ../shared/samples-real/ and may raise only the findings listed, with a reason, in
  * expected-findings.yaml (its header documents the format).
  */
-const REAL = new URL('../../../shared/samples-real/', import.meta.url).pathname;
+// Beside the repository or one of its parents (a worktree sees the workplace's shared folder too).
+const REAL = `${sharedPath('samples-real') ?? new URL('../../../shared/samples-real', import.meta.url).pathname}/`;
 const EXPECTATIONS = new URL('./expected-findings.yaml', import.meta.url).pathname;
 
 interface Allowed {

@@ -11,7 +11,9 @@
 import { DEFAULT_LIMITS } from '../../src/core/limits.js';
 import type { Evidence, Finding, Severity } from '../../src/engine/findings.js';
 import { REPORT_SCHEMA_VERSION } from '../../src/report/model.js';
-import type { HistoryRow, Report, TimelineItem } from '../../src/report/model.js';
+import type { HistoryRow, Report, ReportSummary, TimelineItem } from '../../src/report/model.js';
+import { reportSummary } from '../../src/report/summary.js';
+import type { ClusterSummary } from '../../src/facts/cluster-summary.js';
 
 export const SCRIPT = '<script>alert(1)</script>';
 export const IMG = '<img src=x onerror=alert(1)>';
@@ -41,6 +43,127 @@ const IMAGE_4_6_8 =
 
 export const FINAL_SYNC_LINE = 'E0119 22:24:15.924216       1 cvo.go:344] unable to perform final sync: context canceled';
 export const HOSTILE_LINE = `I0119 22:24:16.000001       1 event.go:1] Created pod: ${HOSTILE} end`;
+
+/** Mid-update 4.5.21 → 4.6.8 (seed 000's cluster), archive text in a node's message, an insight and a pod. */
+export function midUpdateSummary(): ReportSummary {
+  const at = ms('2021-01-19T22:30:12Z');
+  const summary: ClusterSummary = {
+    at,
+    atSource: 'collection',
+    operators: { total: 31, available: 30, degraded: ['ingress'], progressing: ['machine-config'], unavailable: ['monitoring'] },
+    nodes: { total: 6, ready: 5, roles: { master: 3, worker: 3 }, notReady: ['worker-2'], unschedulable: ['worker-2'], kubelet: [{ version: 'v1.18.3+2fbd7c7', count: 6 }] },
+    pools: [
+      { name: 'master', machines: 3, updated: 3, ready: 3, degraded: 0, unavailable: 0, paused: false, config: 'rendered-master-1a', degradedConditions: [] },
+      { name: 'worker', machines: 3, updated: 2, ready: 2, degraded: 1, unavailable: 1, paused: false, config: 'rendered-worker-2b', movingTo: 'rendered-worker-3c', degradedConditions: ['NodeDegraded'] },
+    ],
+    pods: {
+      total: 240,
+      running: 230,
+      succeeded: 8,
+      notRunning: [{ reason: 'CrashLoopBackOff', count: 2, pods: [{ namespace: 'openshift-ingress', name: `router-default-7f9c${IMG}`, workload: 'Deployment/router-default', node: 'worker-2' }] }],
+      restarting: [{ namespace: 'openshift-ingress', pod: 'router-default-7f9c', container: 'router', workload: 'Deployment/router-default', restarts: 41, lastReason: 'Error', lastExitCode: 137, lastFinishedAt: at - 60_000, waiting: 'CrashLoopBackOff' }],
+      restartingMore: 0,
+    },
+    etcd: {
+      gathered: true,
+      endpoints: 3,
+      healthy: 2,
+      leader: 'master-0',
+      dbSize: 120_000_000,
+      dbSizeInUse: 80_000_000,
+      info: {
+        files: ['alarm_list.json', 'endpoint_health.json', 'member_list.json'],
+        members: [{ id: '13518803987065864191', name: 'master-0', peerURLs: ['https://10.0.0.5:2380'], clientURLs: ['https://10.0.0.5:2379'], leader: true, version: '3.4.9', dbSize: 120_000_000, dbSizeInUse: 80_000_000 }],
+        health: [{ endpoint: 'https://10.0.0.6:2379', healthy: false, error: `context deadline exceeded ${SCRIPT}`, local: false }],
+        alarms: [{ alarm: 'NOSPACE', memberId: '13518803987065864191', member: 'master-0' }],
+        unreadable: [],
+      },
+    },
+    update: {
+      assessment: 'Progressing - Slow',
+      target: '4.6.8',
+      from: '4.5.21',
+      fromIncomplete: false,
+      install: false,
+      multiArch: false,
+      startedAt: ms('2021-01-19T22:23:59Z'),
+      durationMs: 373_000,
+      estimatedRemainingMs: -60_000,
+      estimatedTotalMs: 300_000,
+      completionPercent: 94,
+      operatorsTotal: 31,
+      operatorsUpdated: 29,
+      operatorsUpdating: ['machine-config'],
+      operatorsWaiting: 1,
+      operatorsUnavailable: 1,
+      operatorsDegraded: 1,
+      pools: [
+        { name: 'master', controlPlane: true, assessment: 'Completed', completionPercent: 100, nodesUpdated: 3, nodesTotal: 3, paused: false, available: 3, progressing: 0, draining: 0, excluded: 0, degraded: 0, nodes: [] },
+        {
+          name: 'worker',
+          controlPlane: false,
+          assessment: 'Degraded',
+          completionPercent: 67,
+          nodesUpdated: 2,
+          nodesTotal: 3,
+          paused: false,
+          available: 2,
+          progressing: 0,
+          draining: 1,
+          excluded: 0,
+          degraded: 1,
+          nodes: [{ name: 'worker-2', assessment: 'Degraded', phase: 'Draining', version: '4.5.21', message: `failed to drain node: <node> ${HOSTILE}` }],
+        },
+      ],
+      health: [
+        {
+          type: 'node-degraded',
+          level: 'Error',
+          impact: 'Update Stalled',
+          message: 'Node worker-2 is degraded',
+          description: `failed to drain node ${HOSTILE}`,
+          reference: 'https://docs.openshift.com/container-platform/latest/post_installation_configuration/machine-configuration-tasks.html',
+          object: { kind: 'Node', name: 'worker-2' },
+          mentions: { operators: [], pools: [] },
+        },
+        {
+          type: 'operator-unavailable',
+          level: 'Warning',
+          impact: 'API Availability',
+          message: 'Cluster Operator monitoring is unavailable (UpdatingPrometheusK8SFailed)',
+          description: 'Failed to rollout the stack.',
+          since: at + 30_000,
+          afterCollection: true,
+          reference: 'https://github.com/openshift/runbooks/blob/master/alerts/cluster-monitoring-operator/ClusterOperatorDown.md',
+          object: { kind: 'ClusterOperator', name: 'monitoring' },
+          mentions: { operators: [], pools: [] },
+        },
+      ],
+      notes: [],
+    },
+  };
+  return reportSummary(summary, { conditions: {}, currentVersion: '4.5.21', desiredVersion: '4.6.8' });
+}
+
+/** A healthy cluster, not updating. */
+export function healthySummary(): ReportSummary {
+  return reportSummary(
+    {
+      at: ms('2023-08-16T11:20:00Z'),
+      atSource: 'collection',
+      operators: { total: 33, available: 33, degraded: [], progressing: [], unavailable: [] },
+      nodes: { total: 6, ready: 6, roles: { master: 3, worker: 3 }, notReady: [], unschedulable: [], kubelet: [{ version: 'v1.26.6+73ac561', count: 6 }] },
+      etcd: { gathered: false, endpoints: 0, healthy: 0 },
+      update: null,
+    },
+    { conditions: {}, currentVersion: '4.13.8' },
+  );
+}
+
+/** An input with no ClusterVersion: whether it updates is unknown. */
+export function unknownSummary(): ReportSummary {
+  return reportSummary(undefined, undefined);
+}
 
 export function seed000Report(): Report {
   const finalSync: Finding = {
@@ -185,6 +308,7 @@ export function seed000Report(): Report {
       'ClusterVersion is mid-update (Working towards 4.6.8: 11% complete): status describes a moving target.',
       `Banner from the archive: ${SCRIPT}`,
     ],
+    summary: midUpdateSummary(),
     diagnosis: {
       roots: [{ ruleId: 'cvo-final-sync-lost', severity: 'warning', title: finalSync.title, about: finalSync.about, since: ms('2021-01-19T22:24:15.924Z'), explains: [] }],
       cyclesBroken: [],
@@ -325,6 +449,7 @@ export function rollbackReport(): Report {
     collectedAt: '2023-08-16T11:20:00Z',
     counts: countsOf(findings),
     banners: ['ClusterVersion status in this archive may be stale.'],
+    summary: healthySummary(),
     diagnosis: {
       roots: [
         {
@@ -376,6 +501,7 @@ export function healthyReport(): Report {
     cluster: {},
     counts: { info: 0, warning: 0, error: 0, critical: 0 },
     banners: [],
+    summary: unknownSummary(),
     diagnosis: { roots: [], cyclesBroken: [] },
     findings: [],
     notChecked: [],

@@ -94,11 +94,13 @@ describe('renderHtml', () => {
     expect(healthy).toContain('No rule found a problem');
   });
 
-  it('opens with the diagnosis section, linking each finding of a chain to its article', () => {
+  it('opens with the cluster at a glance, then the diagnosis section, linking each finding of a chain to its article', () => {
     const html = renderHtml(rollbackReport());
     const main = html.slice(html.indexOf('<main>'));
     expect(main.indexOf('<section id="diagnosis">')).toBeLessThan(main.indexOf('<section id="findings">'));
-    expect(main.slice(0, 200)).toMatch(/^<main>\s*<section id="diagnosis">/);
+    expect(main.slice(0, 200)).toMatch(/^<main>\s*<section id="summary" class="glance"/);
+    // Nothing but the glance before the diagnosis.
+    expect(main.slice(main.indexOf('</section>') + '</section>'.length).trimStart()).toMatch(/^<section id="diagnosis">/);
     for (const id of ['unsupported-y-stream-rollback', 'ovnkube-leader-lost', 'cvo-capability-enum-rejected']) {
       expect(html).toContain(`<a class="diagnosis-link" href="#finding-${id}" title="rule ${id}">`);
       expect(html).toContain(`<article class="finding sev-`);
@@ -222,6 +224,22 @@ describe('timeline geometry', () => {
     expect(svg?.historyBars).toBe(1);
     expect(svg?.bars[0]?.w).toBeGreaterThanOrEqual(3);
     expect(renderHtml(report)).toContain('collected 2021-06-01 00:00:00Z');
+  });
+
+  it('draws what is dated after the collection time at it, marked, never as a future', () => {
+    const report = seed000Report();
+    const collected = Date.parse(report.collectedAt!);
+    const day = 86_400_000;
+    report.facts.timeline.push({ lane: 'event', start: new Date(collected + 90 * day).toISOString(), end: new Date(collected + 91 * day).toISOString(), relative: '+90d', afterCollection: true, label: 'FailedMount Pod/x' });
+    const svg = buildTimeline(report)!;
+    const line = svg.lines.find((l) => l.cls === 'collected')!;
+    const after = [...svg.bars, ...svg.polygons].filter((shape) => shape.cls.split(' ').includes('after'));
+    expect(after).toHaveLength(1);
+    // At the collection line, not 90 days to its right (the axis still ends at the collection): a
+    // span wholly after it shrinks to a moment there.
+    const xs = (after[0] as { points: string }).points.split(' ').map((p) => Number(p.split(',')[0]));
+    expect(Math.abs((Math.min(...xs) + Math.max(...xs)) / 2 - line.x1)).toBeLessThan(1);
+    expect(after[0]!.title).toContain('dated after the collection time');
   });
 
   it('draws nothing for a report with no dated item', () => {

@@ -1,0 +1,233 @@
+/**
+ * mgsift's `summary.update` against `oc adm upgrade status` itself: each example of oc's own
+ * tests (../shared/samples-real/oc-upgrade-status, see its PROVENANCE) is written out as a
+ * must-gather tree collected at oc's "now" for saved objects (the latest condition change of
+ * the ClusterVersion and ClusterOperators), analysed, and compared with what oc printed: the
+ * assessment, target and source versions, completion and operator counts, duration and
+ * estimate, every pool's assessment, completion and counts, every node's assessment, phase and
+ * version, and the health insights (level, impact, message, since). Skipped, saying why, when
+ * the shared data is absent (CI).
+ */
+import { describe, expect, it } from 'vitest';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import yaml from 'js-yaml';
+import { analyzeInput } from '../../src/analysis/analyze.js';
+import { DEFAULT_LIMITS } from '../../src/core/limits.js';
+import { remainingText, shortDuration, type UpdateStatus } from '../../src/facts/update-status.js';
+import { itemsOf, writeMustGather } from '../helpers/must-gather-tree.js';
+import { sharedPath } from '../helpers/shared-data.js';
+
+const EXAMPLES = sharedPath('samples-real/oc-upgrade-status');
+
+type Obj = Record<string, unknown>;
+
+function load(path: string): unknown {
+  return yaml.load(readFileSync(path, 'utf8'), { schema: yaml.JSON_SCHEMA });
+}
+
+/** oc's "now" for saved objects: the latest condition change, plus the nanoseconds it adds. */
+function ocNow(cv: Obj, operators: Obj[]): string {
+  let latest = '';
+  for (const object of [cv, ...operators]) {
+    for (const c of ((object['status'] as Obj | undefined)?.['conditions'] as Obj[] | undefined) ?? []) {
+      const t = c['lastTransitionTime'];
+      if (typeof t === 'string' && t > latest) latest = t;
+    }
+  }
+  return latest.replace(/Z$/, '.000368975Z');
+}
+
+interface OcPool {
+  name: string;
+  assessment: string;
+  completion?: string | undefined;
+  status: string;
+}
+
+interface OcNode {
+  name: string;
+  assessment: string;
+  phase: string;
+  version: string;
+}
+
+interface OcInsight {
+  since: string;
+  level: string;
+  impact: string;
+  message: string;
+}
+
+interface OcOutput {
+  updating: boolean;
+  assessment?: string;
+  target?: string;
+  completed?: { target: string; at: string; duration: string };
+  updating_?: string[];
+  completion?: { percent: number; updated: number; updating: number; waiting: number };
+  duration?: string;
+  remaining?: string;
+  health?: string;
+  pools: OcPool[];
+  nodes: Map<string, OcNode[]>;
+  insights: OcInsight[];
+}
+
+/** What `oc adm upgrade status` printed (`.output`), with every node from `.detailed-output`. */
+function parseOc(output: string, detailed: string): OcOutput {
+  const out: OcOutput = { updating: !output.startsWith('The cluster is not updating.'), pools: [], nodes: new Map(), insights: [] };
+  const field = (name: string): string | undefined => new RegExp(`^${name}:\\s+(.*)$`, 'm').exec(output)?.[1];
+  out.assessment = field('Assessment');
+  out.target = field('Target Version');
+  const updating = field('Updating');
+  out.updating_ = updating === undefined ? [] : updating.split(', ');
+  const completion = /^Completion:\s+(\d+)% \((\d+) operators updated, (\d+) updating, (\d+) waiting\)/m.exec(output);
+  if (completion) out.completion = { percent: Number(completion[1]), updated: Number(completion[2]), updating: Number(completion[3]), waiting: Number(completion[4]) };
+  const duration = /^Duration:\s+(\S+)(?: \(Est\. Time Remaining: (.*)\))?$/m.exec(output);
+  if (duration) {
+    out.duration = duration[1];
+    out.remaining = duration[2];
+  }
+  out.health = field('Operator Health');
+  const completed = /^Update to (\S+) successfully completed at (\S+) \(duration: (\S+)\)$/m.exec(output);
+  if (completed) out.completed = { target: completed[1]!, at: completed[2]!, duration: completed[3]! };
+  const poolTable = /^WORKER POOL\s+ASSESSMENT\s+COMPLETION\s+STATUS\n((?:.+\n)+)/m.exec(output);
+  for (const line of poolTable?.[1]?.trimEnd().split('\n') ?? []) {
+    const empty = /^(\S+)\s+Empty\s+(\d+ Total)$/.exec(line);
+    if (empty) out.pools.push({ name: empty[1]!, assessment: 'Empty', status: empty[2]! });
+    else {
+      const [name, assessment, completionText, status] = line.split(/\s{3,}/);
+      out.pools.push({ name: name!, assessment: assessment!, completion: completionText, status: status! });
+    }
+  }
+  let pool: string | undefined;
+  for (const line of detailed.split('\n')) {
+    if (line === 'Control Plane Nodes') pool = 'master';
+    else if (line.startsWith('Worker Pool Nodes: ')) pool = line.slice('Worker Pool Nodes: '.length);
+    else if (line.startsWith('= ')) pool = undefined;
+    const all = /^All control plane nodes successfully updated to (\S+)$/.exec(line);
+    if (all) out.nodes.set('master', []);
+    const node = /^(\S+)\s{3,}(Degraded|Unavailable|Progressing|Excluded|Outdated|Completed)\s{3,}(\S+)\s{3,}(\S+)/.exec(line);
+    if (pool !== undefined && node) out.nodes.set(pool, [...(out.nodes.get(pool) ?? []), { name: node[1]!, assessment: node[2]!, phase: node[3]!, version: node[4]! }]);
+  }
+  const health = /^SINCE\s+LEVEL\s+IMPACT\s+MESSAGE\n((?:.+\n)+)/m.exec(output);
+  for (const line of health?.[1]?.trimEnd().split('\n') ?? []) {
+    const [since, level, impact, ...message] = line.split(/\s{3,}/);
+    out.insights.push({ since: since!, level: level!, impact: impact!, message: message.join('   ') });
+  }
+  return out;
+}
+
+/** The status line of a pool as oc writes it (its Excluded/Degraded order is a Go map's: compare as a set). */
+function poolStatusParts(text: string): string[] {
+  return text.split(', ').sort();
+}
+
+function targetText(u: UpdateStatus): string {
+  if (u.install) return `${u.target} (a new install)`;
+  if (u.fromIncomplete) return `${u.target} (from incomplete ${u.from})`;
+  if (u.multiArch) return `${u.target} to Multi-Architecture`;
+  return `${u.target} (from ${u.from})`;
+}
+
+function healthText(u: UpdateStatus): string {
+  const healthy = u.operatorsTotal - u.operatorsUnavailable - u.operatorsDegraded;
+  return [`${healthy} Healthy`, ...(u.operatorsUnavailable > 0 ? [`${u.operatorsUnavailable} Unavailable`] : []), ...(u.operatorsDegraded > 0 ? [`${u.operatorsDegraded} Available but degraded`] : [])].join(', ');
+}
+
+/**
+ * Where oc's mock data holds what no cluster can, and mgsift reads it as a cluster would: the
+ * insights oc shows that mgsift does not, by example.
+ */
+const NOT_IN_A_CLUSTER: Record<string, { message: string; why: string }[]> = {
+  '4.15.0-ec2-unavailable-mco-20m': [
+    {
+      message: 'Alert is firing: PodDisruptionBudgetAtLimit for some reason does not have runbook and description',
+      why: 'a second alert with the very labels of another (only its annotations differ): Prometheus holds one alert per label set, and mgsift keeps one',
+    },
+  ],
+};
+
+const names = EXAMPLES === undefined ? [] : readdirSync(EXAMPLES).filter((f) => f.endsWith('-cv.yaml')).map((f) => f.slice(0, -'-cv.yaml'.length)).sort();
+
+describe('summary.update matches oc adm upgrade status on its own examples', () => {
+  if (EXAMPLES === undefined) {
+    it.skip('skipped: shared/samples-real/oc-upgrade-status is absent beside the repository or its parents (oc\'s examples are not part of the repository)', () => {});
+    return;
+  }
+  for (const name of names) {
+    it(name, async () => {
+      const file = (suffix: string): string => join(EXAMPLES, `${name}${suffix}`);
+      const cv = itemsOf(load(file('-cv.yaml')))[0]!;
+      const operators = itemsOf(load(file('-co.yaml')));
+      const dir = mkdtempSync(join(tmpdir(), 'mgsift-oc-'));
+      try {
+        writeMustGather(dir, {
+          clusterVersion: cv,
+          clusterOperators: operators,
+          machineConfigPools: itemsOf(load(file('-mcp.yaml'))),
+          nodes: itemsOf(load(file('-node.yaml'))),
+          machineConfigs: itemsOf(load(file('-mc.yaml'))),
+          mcoDeployments: existsSync(file('-mco-deployment.yaml')) ? itemsOf(load(file('-mco-deployment.yaml'))) : undefined,
+          alerts: existsSync(file('-alerts.json')) ? JSON.parse(readFileSync(file('-alerts.json'), 'utf8')) : undefined,
+          collectedAt: ocNow(cv, operators),
+        });
+        const analysis = await analyzeInput(dir, { limits: DEFAULT_LIMITS });
+        const summary = analysis.facts.summary!;
+        const oc = parseOc(readFileSync(file('.output'), 'utf8'), readFileSync(file('.detailed-output'), 'utf8'));
+        const u = summary.update;
+        expect(summary.updateUnknown).toBeUndefined();
+        if (!oc.updating) {
+          expect(u).toBeNull();
+          return;
+        }
+        expect(u).not.toBeNull();
+        if (u === null) return;
+        if (oc.completed) {
+          expect(u.assessment).toBe('Completed');
+          expect(u.target).toBe(oc.completed.target);
+          expect(new Date(u.completedAt!).toISOString().replace('.000Z', 'Z')).toBe(oc.completed.at);
+          expect(shortDuration(u.durationMs)).toBe(oc.completed.duration);
+        } else {
+          expect(u.assessment).toBe(oc.assessment);
+          expect(targetText(u)).toBe(oc.target);
+          expect(u.operatorsUpdating).toEqual(oc.updating_);
+          expect({ percent: u.completionPercent, updated: u.operatorsUpdated, updating: u.operatorsUpdating.length, waiting: u.operatorsWaiting }).toEqual(oc.completion);
+          expect(shortDuration(u.durationMs)).toBe(oc.duration);
+          expect(remainingText(u)).toBe(oc.remaining);
+          expect(healthText(u)).toBe(oc.health);
+        }
+        const workers = u.pools.filter((p) => !p.controlPlane);
+        if (oc.pools.length > 0) {
+          expect(workers.map((p) => p.name).sort()).toEqual(oc.pools.map((p) => p.name).sort());
+          for (const ocPool of oc.pools) {
+            const pool = workers.find((p) => p.name === ocPool.name)!;
+            expect(pool.assessment, `pool ${pool.name}`).toBe(ocPool.assessment);
+            if (ocPool.assessment === 'Empty') continue;
+            expect(`${pool.completionPercent}% (${pool.nodesUpdated}/${pool.nodesTotal})`, `pool ${pool.name}`).toBe(ocPool.completion);
+            const status = [`${pool.available} Available`, `${pool.progressing} Progressing`, `${pool.draining} Draining`, ...(pool.excluded > 0 ? [`${pool.excluded} Excluded`] : []), ...(pool.degraded > 0 ? [`${pool.degraded} Degraded`] : [])];
+            expect(status.sort(), `pool ${pool.name}`).toEqual(poolStatusParts(ocPool.status));
+          }
+        }
+        for (const [poolName, ocNodes] of oc.nodes) {
+          const pool = u.pools.find((p) => p.name === poolName)!;
+          if (ocNodes.length === 0) {
+            expect(pool.nodesUpdated, `pool ${poolName}: all updated`).toBe(pool.nodesTotal);
+            continue;
+          }
+          expect(pool.nodes.map((n) => ({ name: n.name, assessment: n.assessment, phase: n.phase, version: n.version ?? '?' })), `nodes of ${poolName}`).toEqual(ocNodes);
+        }
+        const at = summary.at!;
+        const insights = u.health
+          .filter((i) => i.type !== 'update-slow')
+          .map((i) => ({ since: i.since === undefined ? '-' : shortDuration(Math.trunc((at - i.since) / 1000) * 1000), level: i.level, impact: i.impact, message: i.message }));
+        const absent = new Set((NOT_IN_A_CLUSTER[name] ?? []).map((d) => d.message));
+        expect(insights).toEqual(oc.insights.filter((i) => !absent.has(i.message)));
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
+});
