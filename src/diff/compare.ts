@@ -6,7 +6,7 @@
  */
 import { findingId, severityRank, type Finding, type Severity } from '../engine/findings.js';
 import { describeObject, objectKey, type DiagnosisNode } from '../engine/diagnosis.js';
-import type { DigestRow, Report } from '../report/model.js';
+import type { DigestRow, Report, ReportSummary, UpdateSummary } from '../report/model.js';
 
 /** One side of the comparison, as the reports name it. */
 export interface DiffSide {
@@ -59,6 +59,8 @@ export interface ReportDiff {
   changes: StateChange[];
   /** Error templates of NEW's digest that OLD's digest lacks (the unknown that appeared). */
   unknown: DigestRow[];
+  /** The update in progress on each side (`summary.update`, null when not updating) and what moved. */
+  update: { before: UpdateSummary | null; after: UpdateSummary | null; moved: string[] };
 }
 
 export function compareReports(before: Report, after: Report): ReportDiff {
@@ -77,8 +79,17 @@ export function compareReports(before: Report, after: Report): ReportDiff {
     warnings,
     findings: compareFindings(before.findings, after.findings),
     roots: { before: before.diagnosis.roots.map(rootId), after: after.diagnosis.roots.map(rootId) },
-    changes: [...clusterVersionChanges(before, after), ...alertChanges(before, after), ...riskChanges(before, after)],
+    changes: [
+      ...clusterVersionChanges(before, after),
+      ...operatorChanges(before.summary, after.summary),
+      ...poolChanges(before.summary, after.summary),
+      ...nodeChanges(before.summary, after.summary),
+      ...podChanges(before.summary, after.summary),
+      ...alertChanges(before, after),
+      ...riskChanges(before, after),
+    ],
     unknown: newTemplates(before, after),
+    update: { before: before.summary.update, after: after.summary.update, moved: updateMoved(before.summary.update, after.summary.update) },
   };
 }
 
@@ -171,6 +182,98 @@ function clusterVersionChanges(before: Report, after: Report): StateChange[] {
     ...cv('Upgradeable', condition('upgradeable', before), condition('upgradeable', after)),
     ...cv('ReleaseAccepted', condition('releaseAccepted', before), condition('releaseAccepted', after)),
   ];
+}
+
+/** A condition that holds for the names in a list on one side: True where listed, False where not. */
+function listChanges(kind: string, what: string, listed: string, unlisted: string, was: readonly string[] | undefined, is: readonly string[] | undefined): StateChange[] {
+  // A side that could not tell (no objects of the kind) is not a change.
+  if (!was || !is) return [];
+  const before = new Set(was);
+  const after = new Set(is);
+  return [...new Set([...was, ...is])].sort().flatMap((name) => changed(kind, name, what, before.has(name) ? listed : unlisted, after.has(name) ? listed : unlisted));
+}
+
+function operatorChanges(before: ReportSummary, after: ReportSummary): StateChange[] {
+  const b = before.operators;
+  const a = after.operators;
+  return [
+    ...listChanges('ClusterOperator', 'Available', 'False', 'True', b?.unavailable, a?.unavailable),
+    ...listChanges('ClusterOperator', 'Degraded', 'True', 'False', b?.degraded, a?.degraded),
+    ...listChanges('ClusterOperator', 'Progressing', 'True', 'False', b?.progressing, a?.progressing),
+  ];
+}
+
+function poolChanges(before: ReportSummary, after: ReportSummary): StateChange[] {
+  if (!before.pools || !after.pools) return [];
+  const was = new Map(before.pools.map((p) => [p.name, p]));
+  const is = new Map(after.pools.map((p) => [p.name, p]));
+  const counts = (p: NonNullable<ReportSummary['pools']>[number]): string =>
+    `${p.updated ?? '?'}/${p.machines ?? '?'} updated, ${p.ready ?? '?'} ready, ${p.degraded ?? 0} degraded`;
+  return [...new Set([...was.keys(), ...is.keys()])].sort().flatMap((name) => {
+    const b = was.get(name);
+    const a = is.get(name);
+    if (!b) return changed('MachineConfigPool', name, 'pool added', undefined, counts(a!));
+    if (!a) return changed('MachineConfigPool', name, 'pool removed', counts(b), undefined);
+    return [
+      ...changed('MachineConfigPool', name, 'machines', counts(b), counts(a)),
+      ...changed('MachineConfigPool', name, 'paused', String(b.paused), String(a.paused)),
+      ...changed('MachineConfigPool', name, 'rendered config', b.config, a.config),
+    ];
+  });
+}
+
+function nodeChanges(before: ReportSummary, after: ReportSummary): StateChange[] {
+  const b = before.nodes;
+  const a = after.nodes;
+  if (!b || !a) return [];
+  const kubelets = (n: NonNullable<ReportSummary['nodes']>): string => n.kubelet.map((k) => `${k.version} ×${k.count}`).join(', ');
+  return [
+    ...changed('Nodes', 'all', 'count', String(b.total), String(a.total)),
+    ...listChanges('Node', 'Ready', 'False', 'True', b.notReady, a.notReady),
+    ...listChanges('Node', 'unschedulable', 'true', 'false', b.unschedulable, a.unschedulable),
+    ...changed('Nodes', 'all', 'kubelet versions', kubelets(b), kubelets(a)),
+  ];
+}
+
+function podChanges(before: ReportSummary, after: ReportSummary): StateChange[] {
+  if (!before.pods || !after.pods) return [];
+  const failing = (s: NonNullable<ReportSummary['pods']>): Map<string, string> =>
+    new Map(s.notRunning.flatMap((group) => group.pods.map((p) => [`${p.namespace}/${p.name}`, group.reason] as const)));
+  const restarts = (s: NonNullable<ReportSummary['pods']>): Map<string, number> => new Map(s.restarting.map((r) => [`${r.namespace}/${r.pod}/${r.container}`, r.restarts]));
+  const wasFailing = failing(before.pods);
+  const isFailing = failing(after.pods);
+  const wasRestarts = restarts(before.pods);
+  const out: StateChange[] = [];
+  for (const [key, reason] of isFailing) {
+    if (wasFailing.get(key) === reason) continue;
+    const [namespace, name] = key.split('/') as [string, string];
+    out.push({ kind: 'Pod', namespace, name, what: 'not running', ...(wasFailing.has(key) ? { before: wasFailing.get(key) } : {}), after: reason });
+  }
+  for (const r of after.pods.restarting) {
+    const prior = wasRestarts.get(`${r.namespace}/${r.pod}/${r.container}`);
+    if (prior !== undefined && prior >= r.restarts) continue;
+    out.push({ kind: 'Pod', namespace: r.namespace, name: r.pod, what: `container ${r.container} restarts${r.lastReason ? ` (last: ${r.lastReason})` : ''}`, ...(prior !== undefined ? { before: String(prior) } : {}), after: String(r.restarts) });
+  }
+  return out;
+}
+
+/** What moved in the update between the two: its assessment, completion, operators and pools. */
+function updateMoved(before: UpdateSummary | null, after: UpdateSummary | null): string[] {
+  if (!before && !after) return [];
+  if (!before) return [`an update to ${after!.target} started (${after!.assessment}, ${after!.completionPercent}% complete)`];
+  if (!after) return [`the update to ${before.target} is no longer in progress`];
+  const moved: string[] = [];
+  if (before.target !== after.target) moved.push(`target ${before.target} → ${after.target}`);
+  if (before.assessment !== after.assessment) moved.push(`assessment ${before.assessment} → ${after.assessment}`);
+  if (before.completionPercent !== after.completionPercent) moved.push(`completion ${before.completionPercent}% → ${after.completionPercent}%`);
+  if (before.operatorsUpdated !== after.operatorsUpdated) moved.push(`operators updated ${before.operatorsUpdated} → ${after.operatorsUpdated} of ${after.operatorsTotal}`);
+  const pools = new Map(before.pools.map((p) => [p.name, p]));
+  for (const pool of after.pools) {
+    const prior = pools.get(pool.name);
+    if (prior && prior.nodesUpdated === pool.nodesUpdated && prior.assessment === pool.assessment) continue;
+    moved.push(`pool ${pool.name}: ${prior ? `${prior.assessment} ${prior.nodesUpdated}/${prior.nodesTotal} → ` : ''}${pool.assessment} ${pool.nodesUpdated}/${pool.nodesTotal} nodes updated`);
+  }
+  return moved;
 }
 
 function alertChanges(before: Report, after: Report): StateChange[] {

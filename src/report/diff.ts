@@ -64,6 +64,12 @@ function changeLine(c: StateChange): string {
   return `${object}: ${c.what}${value ? ` ${value}` : ''}`;
 }
 
+/** Each side's update in a few words: `4.14.0 → 4.14.1, Progressing, 45%` or `not updating`. */
+function updateLine(diff: ReportDiff): string {
+  const one = (u: ReportDiff['update']['before']): string => (u ? `${u.from ? `${u.from} → ` : ''}${u.target}, ${u.assessment}, ${u.completionPercent}%` : 'not updating');
+  return `before ${one(diff.update.before)}; after ${one(diff.update.after)}`;
+}
+
 function diffText(diff: ReportDiff): string {
   const lines = [`Diff: ${headline(diff)}`, sideLine('OLD', diff.old), sideLine('NEW', diff.new), `      ${intervalLine(diff)}`];
   for (const w of diff.warnings) lines.push(`Warning: ${w}`);
@@ -75,6 +81,8 @@ function diffText(diff: ReportDiff): string {
   list('Resolved findings', diff.findings.resolved.map(findingLine));
   list('Persisting findings that changed', diff.findings.persisting.filter((f) => f.changed).map(findingLine));
   lines.push(`Diagnosis roots: before ${diff.roots.before.join(', ') || 'none'}; after ${diff.roots.after.join(', ') || 'none'}`);
+  lines.push(`Update: ${updateLine(diff)}`);
+  list('Update moved', diff.update.moved);
   list('Changes in state', diff.changes.map(changeLine));
   list('New error templates in NEW', diff.unknown.map((t) => `${t.template} (${t.count}x, e.g. ${t.example.file}:${t.example.line})`));
   return `${lines.join('\n')}\n`;
@@ -93,6 +101,7 @@ function diffMarkdown(diff: ReportDiff): string {
   table('Resolved findings', diff.findings.resolved);
   table('Persisting findings', diff.findings.persisting);
   out.push('## Diagnosis roots', '', `- Before: ${diff.roots.before.map((r) => `\`${mdText(r)}\``).join(', ') || 'none'}`, `- After: ${diff.roots.after.map((r) => `\`${mdText(r)}\``).join(', ') || 'none'}`, '');
+  out.push('## Update', '', `- ${mdText(updateLine(diff))}`, ...diff.update.moved.map((m) => `- ${mdText(m)}`), '');
   if (diff.changes.length > 0) {
     out.push(`## Changes in state (${diff.changes.length})`, '', '| Object | What | Before | After |', '| --- | --- | --- | --- |');
     for (const c of diff.changes) out.push(`| ${mdText(`${c.kind} ${c.namespace ? `${c.namespace}/` : ''}${c.name}`)} | ${mdText(c.what)} | ${mdText(c.before ?? '')} | ${mdText(c.after ?? '')} |`);
@@ -123,6 +132,8 @@ function diffHtml(diff: ReportDiff, tool: Tool): string {
       { title: 'Resolved findings', rows: findings(diff.findings.resolved) },
       { title: 'Persisting findings', rows: findings(diff.findings.persisting) },
     ].filter((section) => section.rows.length > 0),
+    update: s(updateLine(diff)),
+    moved: diff.update.moved.map(s),
     rootsBefore: s(diff.roots.before.join(', ') || 'none'),
     rootsAfter: s(diff.roots.after.join(', ') || 'none'),
     changes: diff.changes.map((c) => ({ object: s(`${c.kind} ${c.namespace ? `${c.namespace}/` : ''}${c.name}`), what: s(c.what), before: s(c.before ?? ''), after: s(c.after ?? '') })),

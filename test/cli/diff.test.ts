@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { mgsift } from '../helpers/cli.js';
 import { packTree, tempDir } from '../helpers/archives.js';
+import { writeMustGather } from '../helpers/must-gather-tree.js';
+import { pausedWorkerPool } from '../helpers/update-scenarios.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MG_MINI = join(ROOT, 'test/fixtures/mg-mini');
@@ -21,6 +23,7 @@ interface DiffJson {
   roots: { before: string[]; after: string[] };
   changes: { kind: string; name: string; what: string; before?: string; after?: string }[];
   unknown: unknown[];
+  update: { moved: string[] };
 }
 
 function diffJson(old: string, now: string, extra: string[] = []): { code: number | null; diff: DiffJson; stderr: string } {
@@ -95,5 +98,33 @@ describe('mgsift diff', () => {
     const missing = mgsift(['diff', SAMPLE, join(tempDir(), 'nothing.tar.gz')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/^mgsift: error: /);
+  });
+});
+
+describe('mgsift diff on the state the summary reads', () => {
+  it('a pool un-paused and a new pool, a node added, the update progressing', () => {
+    const dir = tempDir();
+    const before = pausedWorkerPool();
+    const after = pausedWorkerPool();
+    const pools = after.machineConfigPools!;
+    pools[1] = { ...pools[1]!, spec: { ...(pools[1]!['spec'] as object), paused: false } };
+    pools.push({ ...pools[1]!, metadata: { ...(pools[1]!['metadata'] as object), name: 'infra' }, spec: { ...(pools[1]!['spec'] as object), paused: false, nodeSelector: { matchLabels: { 'node-role.kubernetes.io/infra': '' } } } });
+    // Twelve more operators at the target: the update moved on.
+    for (const co of after.clusterOperators!.slice(0, 12)) (co['status'] as { versions: { name: string; version: string }[] }).versions = [{ name: 'operator', version: '4.15.8' }];
+    after.nodes = [...after.nodes!, { ...after.nodes!.at(-1)!, metadata: { ...(after.nodes!.at(-1)!['metadata'] as object), name: 'ip-10-0-77-7.eu-west-1.compute.internal' } }];
+    const cv = after.clusterVersion!;
+    const status = cv['status'] as { conditions: { type: string; message?: string }[] };
+    for (const c of status.conditions) if (c.type === 'Progressing') c.message = c.message!.replace('215 of 863 done (24% complete)', '690 of 863 done (80% complete)');
+    const old = writeMustGather(join(dir, 'old'), before, '1001');
+    const now = writeMustGather(join(dir, 'new'), after, '1002');
+    const { diff } = diffJson(old, now);
+    const said = diff.changes.map((c) => `${c.kind} ${c.name}: ${c.what} ${c.before ?? ''} → ${c.after ?? ''}`);
+    expect(said).toContain('MachineConfigPool worker: paused true → false');
+    expect(said.some((s) => s.startsWith('MachineConfigPool infra: pool added'))).toBe(true);
+    expect(said).toContain('Nodes all: count 6 → 7');
+    expect(diff.update.moved.find((m) => m.startsWith('completion '))).toMatch(/^completion (\d+)% → (\d+)%$/);
+    expect(diff.update.moved.find((m) => m.startsWith('operators updated '))).toMatch(/^operators updated \d+ → \d+ of \d+$/);
+    expect(diff.update.moved.find((m) => m.startsWith('pool worker: '))).toMatch(/^pool worker: Excluded 0\/3 → Pending 0\/4 nodes updated$/);
+    expect(diff.findings.resolved.map((f) => f.id)).toContain('mco-pool-paused-update-pending');
   });
 });

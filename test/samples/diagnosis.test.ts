@@ -56,11 +56,12 @@ describe('what the diagnosis says', () => {
     // One finding, two operators: each sits where its own evidence puts it, with its own since.
     expect(lines[5]).toContain('— ClusterOperator machine-config, since 2021-04-30 00:02:47Z [names MachineConfigPool master]');
     expect(lines[8]).toContain('— ClusterOperator ingress, since 2021-04-30 01:12:02Z');
-    expect(lines[9]).toContain('[names ClusterOperator ingress]');
+    expect(lines[9]).toContain('[both about ClusterOperator ingress]');
+    expect(lines[10]).toContain('[names ClusterOperator ingress]');
     expect(lines[7]).toContain('[at 2021-04-29 23:59:02Z, inside the rollback 4.7.0-0.ci-2021-04-29-142719 → 4.6.27 (since 2021-04-29 23:34:37Z, still open when collected)]');
   });
 
-  it('the stuck drain: drain → the node the update waits on → pool → operator → update, and the unrelated NotReady node as a second root', () => {
+  it('the stuck drain: drain → the node the update waits on → pool → operator → update, and the unrelated node whose kubelet stopped posting as a second root, explaining its NotReady', () => {
     const { stdout } = mgsift(['analyze', join(ROOT, STUCK_DRAIN), '--format', 'text']);
     const lines = stdout.split('\n').filter((l) => /^(\d+\.| +→)/.test(l)).map((l) => l.replace(/:.*/, ''));
     expect(lines).toEqual([
@@ -71,8 +72,9 @@ describe('what the diagnosis says', () => {
       '            → ERROR clusterversion-failing',
       '            → WARNING clusterversion-update-stalled',
       '            → WARNING update-health [update-slow]',
-      '2. ERROR node-not-ready',
-      '   → WARNING update-health [node-unavailable]',
+      '2. ERROR node-status-unknown [ip-10-0-151-183.ec2.internal]',
+      '   → ERROR node-not-ready',
+      '      → WARNING update-health [node-unavailable]',
     ]);
   });
 
