@@ -388,7 +388,8 @@ function operatorInsights(name: string, available: ConditionInfo | undefined, de
       type: 'operator-unavailable',
       level: longer(available, 20 * MINUTE) ? 'Error' : 'Warning',
       impact: 'API Availability',
-      message: `Cluster Operator ${name} is unavailable (${available.reason ?? ''})`,
+      // oc prints `()` for a condition with no reason; said without it.
+      message: `Cluster Operator ${name} is unavailable${available.reason ? ` (${available.reason})` : ''}`,
       description: available.message ?? '<no message>',
       since: available.lastTransitionMs,
       reference: CLUSTER_OPERATOR_DOWN,
@@ -401,7 +402,7 @@ function operatorInsights(name: string, available: ConditionInfo | undefined, de
       type: 'operator-degraded',
       level: longer(degraded, 40 * MINUTE) ? 'Error' : 'Warning',
       impact: 'API Availability',
-      message: `Cluster Operator ${name} is degraded (${degraded.reason ?? ''})`,
+      message: `Cluster Operator ${name} is degraded${degraded.reason ? ` (${degraded.reason})` : ''}`,
       description: degraded.message ?? '<no message>',
       since: degraded.lastTransitionMs,
       reference: CLUSTER_OPERATOR_DEGRADED,
