@@ -273,6 +273,7 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
       match = signal.message.exec(message);
       if (!match) return;
     }
+    if (signal.countAbove !== undefined && eventCount(event) <= signal.countAbove) return;
     if (signal.where && !holds(signal.where)) return;
     const time = eventTimes(event).last;
     const objectName = String(involved['name'] ?? '');
@@ -849,6 +850,13 @@ function holdsResource(entry: ClassifiedEntry, signal: ResourceSignal): boolean 
 
 function isEventFile(entry: ClassifiedEntry): boolean {
   return entry.resource === 'events';
+}
+
+/** How many times an event happened: its `count`, or an events.k8s.io series' count (1 when neither). */
+function eventCount(event: K8sObject): number {
+  const series = event['series'] as { count?: unknown } | undefined;
+  const count = typeof event['count'] === 'number' ? event['count'] : typeof series?.count === 'number' ? series.count : 1;
+  return count;
 }
 
 /** `^(A|B|C)$` or `^A$` → the exact strings it matches; undefined for any other regex (or none). */

@@ -165,7 +165,7 @@ interface RawSignal {
     since?: string;
     age?: { atLeast?: string; under?: string };
   };
-  event?: { reason?: string; message?: string; literal?: string; namespace?: string; involvedKind?: string; involvedName?: string; where?: string; afterInstall?: boolean };
+  event?: { reason?: string; message?: string; literal?: string; namespace?: string; involvedKind?: string; involvedName?: string; where?: string; afterInstall?: boolean; countAbove?: number };
   fact?: { name: string; where?: string; summary?: string };
 }
 
@@ -306,6 +306,7 @@ export function loadRuleText(file: string, text: string, builtin: boolean, defer
         involvedName: regex([...base, 'event', 'involvedName'], e.involvedName),
         where,
         afterInstall: e.afterInstall ?? false,
+        countAbove: e.countAbove,
       });
     } else if (spec.fact) {
       const f = spec.fact;

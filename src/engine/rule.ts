@@ -136,6 +136,8 @@ export interface EventSignal extends SignalBase {
    * origin's pathological-event test knows. Kept when that time is unknown.
    */
   afterInstall: boolean;
+  /** Only events that happened more than this many times (`count`, or `series.count`): checked before `where`. */
+  countAbove: number | undefined;
 }
 
 export interface FactSignal extends SignalBase {
