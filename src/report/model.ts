@@ -2,6 +2,7 @@ import type { CheckedInPart, Finding, NotChecked, Passed, Severity } from '../en
 import type { Diagnosis } from '../engine/diagnosis.js';
 import type { Limits } from '../core/limits.js';
 import type { Problem } from '../core/problems.js';
+import type { PoolSummary } from '../facts/cluster-summary.js';
 
 /** Version of the JSON report's shape (`schema/report.schema.json`). */
 export const REPORT_SCHEMA_VERSION = '1.5';
@@ -302,20 +303,8 @@ export interface ReportSummary {
   nodes?:
     | { total: number; ready: number; roles: Record<string, number>; notReady: string[]; unschedulable: string[]; kubelet: { version: string; count: number }[] }
     | undefined;
-  pools?:
-    | {
-        name: string;
-        machines?: number | undefined;
-        updated?: number | undefined;
-        ready?: number | undefined;
-        degraded?: number | undefined;
-        unavailable?: number | undefined;
-        paused: boolean;
-        config?: string | undefined;
-        movingTo?: string | undefined;
-        degradedConditions: string[];
-      }[]
-    | undefined;
+  /** Plain data already: the facts' own records. */
+  pools?: PoolSummary[] | undefined;
   pods?:
     | {
         total: number;
