@@ -5,7 +5,7 @@ import { groupOf, identityKey, type K8sObject } from '../parsers/k8s.js';
 import { parseLogLine } from '../parsers/logline.js';
 import { satisfiesRange } from '../facts/version.js';
 import type { Facts } from '../facts/collector.js';
-import { eventTimes } from '../facts/events.js';
+import { eventCount, eventTimes } from '../facts/events.js';
 import { factValue, factFile, describeMissingFact, MOMENT_FACTS, notGivenFor, type EngineFacts } from './facts-view.js';
 import { evaluateCondition, type SignalValues } from './condition.js';
 import { LogScanner, type CandidateLine } from './scan.js';
@@ -73,9 +73,12 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
   private readonly resourceStatesByKind = new Map<string, SignalState[]>();
   private readonly resourceStatesByResource = new Map<string, SignalState[]>();
   private readonly eventStates: SignalState[];
-  /** Event signals by the exact reasons their `reason` regex can match (`^(A|B)$`), and the others. */
+  /**
+   * The event signals an event of a reason meets, in rule order: those whose `reason` regex names
+   * it exactly (`^(A|B)$`) and those that take any reason (the only ones for a reason none names).
+   */
   private readonly eventStatesByReason = new Map<string, SignalState[]>();
-  private readonly eventStatesAnyReason: SignalState[] = [];
+  private readonly eventStatesAnyReason: SignalState[];
   private readonly stateOf = new Map<Signal, SignalState>();
   /** Presence probes of log signals, and the state each one vouches for. */
   private readonly presenceOf = new Map<LogSignal, SignalState>();
@@ -98,11 +101,10 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     this.logStates = this.states.filter((s) => s.signal.type === 'log');
     this.resourceStates = this.states.filter((s) => s.signal.type === 'resource');
     this.eventStates = this.states.filter((s) => s.signal.type === 'event');
-    for (const state of this.eventStates) {
-      const reasons = exactAlternatives((state.signal as EventSignal).reason);
-      if (reasons) for (const reason of reasons) pushTo(this.eventStatesByReason, reason, state);
-      else this.eventStatesAnyReason.push(state);
-    }
+    const reasonsOf = new Map(this.eventStates.map((state) => [state, exactAlternatives((state.signal as EventSignal).reason)]));
+    this.eventStatesAnyReason = this.eventStates.filter((state) => reasonsOf.get(state) === undefined);
+    for (const state of this.eventStates) for (const reason of reasonsOf.get(state) ?? []) this.eventStatesByReason.set(reason, []);
+    for (const [reason, states] of this.eventStatesByReason) states.push(...this.eventStates.filter((state) => reasonsOf.get(state)?.includes(reason) ?? true));
     for (const state of this.resourceStates) {
       const signal = state.signal as ResourceSignal;
       pushTo(this.resourceStatesByKind, signal.kind, state);
@@ -225,10 +227,7 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
       return verdict;
     };
     if (events) {
-      // Most event signals name their reasons exactly: only those of this event's reason, and the others, look at it.
-      const reason = stringField(object, 'reason');
-      const byReason = this.eventStatesByReason.get(reason);
-      const candidates = byReason ? [...byReason, ...this.eventStatesAnyReason].sort((a, b) => a.index - b.index) : this.eventStatesAnyReason;
+      const candidates = this.eventStatesByReason.get(stringField(object, 'reason')) ?? this.eventStatesAnyReason;
       for (const state of candidates) this.matchEvent(state, object, entry, place, holds);
     }
     if (!states || kind === undefined) return;
@@ -850,13 +849,6 @@ function holdsResource(entry: ClassifiedEntry, signal: ResourceSignal): boolean 
 
 function isEventFile(entry: ClassifiedEntry): boolean {
   return entry.resource === 'events';
-}
-
-/** How many times an event happened: its `count`, or an events.k8s.io series' count (1 when neither). */
-function eventCount(event: K8sObject): number {
-  const series = event['series'] as { count?: unknown } | undefined;
-  const count = typeof event['count'] === 'number' ? event['count'] : typeof series?.count === 'number' ? series.count : 1;
-  return count;
 }
 
 /** `^(A|B|C)$` or `^A$` → the exact strings it matches; undefined for any other regex (or none). */

@@ -380,37 +380,30 @@ function assessControlPlane(inputs: UpdateInputs, insights: UpdateInsight[]): Co
 }
 
 function operatorInsights(name: string, available: ConditionInfo | undefined, degraded: ConditionInfo | undefined, at: number, pools: readonly string[]): UpdateInsight[] {
-  const out: UpdateInsight[] = [];
-  const object: InsightObject = { kind: 'ClusterOperator', name };
+  // oc's thresholds: a Warning after 5 minutes, an Error after 20 (unavailable) or 40 (degraded).
+  const bad = [
+    { condition: available?.status === 'False' ? available : undefined, type: 'operator-unavailable' as const, word: 'unavailable', errorAfter: 20 * MINUTE, reference: CLUSTER_OPERATOR_DOWN },
+    { condition: degraded?.status === 'True' ? degraded : undefined, type: 'operator-degraded' as const, word: 'degraded', errorAfter: 40 * MINUTE, reference: CLUSTER_OPERATOR_DEGRADED },
+  ];
   const longer = (c: ConditionInfo, span: number): boolean => c.lastTransitionMs !== undefined && at > c.lastTransitionMs + span;
-  if (available?.status === 'False' && longer(available, 5 * MINUTE)) {
-    out.push({
-      type: 'operator-unavailable',
-      level: longer(available, 20 * MINUTE) ? 'Error' : 'Warning',
-      impact: 'API Availability',
-      // oc prints `()` for a condition with no reason; said without it.
-      message: `Cluster Operator ${name} is unavailable${available.reason ? ` (${available.reason})` : ''}`,
-      description: available.message ?? '<no message>',
-      since: available.lastTransitionMs,
-      reference: CLUSTER_OPERATOR_DOWN,
-      object,
-      mentions: { ...NO_MENTIONS(), pools: poolsNamed(available.message, pools) },
-    });
-  }
-  if (degraded?.status === 'True' && longer(degraded, 5 * MINUTE)) {
-    out.push({
-      type: 'operator-degraded',
-      level: longer(degraded, 40 * MINUTE) ? 'Error' : 'Warning',
-      impact: 'API Availability',
-      message: `Cluster Operator ${name} is degraded${degraded.reason ? ` (${degraded.reason})` : ''}`,
-      description: degraded.message ?? '<no message>',
-      since: degraded.lastTransitionMs,
-      reference: CLUSTER_OPERATOR_DEGRADED,
-      object,
-      mentions: { ...NO_MENTIONS(), pools: poolsNamed(degraded.message, pools) },
-    });
-  }
-  return out;
+  return bad.flatMap(({ condition: c, type, word, errorAfter, reference }): UpdateInsight[] =>
+    c === undefined || !longer(c, 5 * MINUTE)
+      ? []
+      : [
+          {
+            type,
+            level: longer(c, errorAfter) ? 'Error' : 'Warning',
+            impact: 'API Availability',
+            // oc prints `()` for a condition with no reason; said without it.
+            message: `Cluster Operator ${name} is ${word}${c.reason ? ` (${c.reason})` : ''}`,
+            description: c.message ?? '<no message>',
+            since: c.lastTransitionMs,
+            reference,
+            object: { kind: 'ClusterOperator', name },
+            mentions: { ...NO_MENTIONS(), pools: poolsNamed(c.message, pools) },
+          },
+        ],
+  );
 }
 
 /** The last update's duration (history between the current entry and the install), else an hour. */

@@ -2,7 +2,8 @@ import type { CheckedInPart, Finding, NotChecked, Passed, Severity } from '../en
 import type { Diagnosis } from '../engine/diagnosis.js';
 import type { Limits } from '../core/limits.js';
 import type { Problem } from '../core/problems.js';
-import type { PoolSummary } from '../facts/cluster-summary.js';
+import type { PoolSummary, RestartingContainer } from '../facts/cluster-summary.js';
+import type { UpdateStatus } from '../facts/update-status.js';
 
 /** Version of the JSON report's shape (`schema/report.schema.json`). */
 export const REPORT_SCHEMA_VERSION = '1.5';
@@ -264,7 +265,13 @@ export interface UpdatePoolRow {
 }
 
 /** The update in progress, with the semantics of `oc adm upgrade status`. */
-export interface UpdateSummary {
+/** The operator counts as the facts give them (plain numbers and names already). */
+type OperatorProgress = Pick<
+  UpdateStatus,
+  'completionPercent' | 'operatorsTotal' | 'operatorsUpdated' | 'operatorsUpdating' | 'operatorsWaiting' | 'operatorsUnavailable' | 'operatorsDegraded'
+>;
+
+export interface UpdateSummary extends OperatorProgress {
   assessment: string;
   target: string;
   from?: string | undefined;
@@ -279,13 +286,6 @@ export interface UpdateSummary {
   durationSeconds: number;
   /** oc's "Est. Time Remaining" (`<10m`, `1h12m`, `N/A; estimate duration was 1h24m`). */
   estimatedRemaining?: string | undefined;
-  completionPercent: number;
-  operatorsTotal: number;
-  operatorsUpdated: number;
-  operatorsUpdating: string[];
-  operatorsWaiting: number;
-  operatorsUnavailable: number;
-  operatorsDegraded: number;
   pools: UpdatePoolRow[];
   health: UpdateInsightRow[];
   notes: string[];
@@ -311,18 +311,8 @@ export interface ReportSummary {
         running: number;
         succeeded: number;
         notRunning: { reason: string; count: number; pods: { namespace: string; name: string; workload?: string | undefined; node?: string | undefined }[] }[];
-        restarting: {
-          namespace: string;
-          pod: string;
-          container: string;
-          workload?: string | undefined;
-          restarts: number;
-          lastReason?: string | undefined;
-          lastExitCode?: number | undefined;
-          /** ISO 8601. */
-          lastFinishedAt?: string | undefined;
-          waiting?: string | undefined;
-        }[];
+        /** The facts' records, with `lastFinishedAt` as ISO 8601. */
+        restarting: (Omit<RestartingContainer, 'lastFinishedAt'> & { lastFinishedAt?: string | undefined })[];
         restartingMore: number;
       }
     | undefined;
