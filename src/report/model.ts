@@ -3,7 +3,7 @@ import type { Diagnosis } from '../engine/diagnosis.js';
 import type { Limits } from '../core/limits.js';
 import type { Problem } from '../core/problems.js';
 import type { PoolSummary, RestartingContainer } from '../facts/cluster-summary.js';
-import type { UpdateStatus } from '../facts/update-status.js';
+import type { UpdatePool, UpdateStatus } from '../facts/update-status.js';
 
 /** Version of the JSON report's shape (`schema/report.schema.json`). */
 export const REPORT_SCHEMA_VERSION = '1.5';
@@ -248,29 +248,16 @@ export interface UpdateInsightRow {
   object: { kind: string; namespace?: string | undefined; name: string };
 }
 
-export interface UpdatePoolRow {
-  name: string;
-  controlPlane: boolean;
-  assessment: string;
-  completionPercent?: number | undefined;
-  nodesUpdated: number;
-  nodesTotal: number;
-  paused: boolean;
-  available: number;
-  progressing: number;
-  draining: number;
-  excluded: number;
-  degraded: number;
-  nodes: { name: string; assessment: string; phase: string; version?: string | undefined; message?: string | undefined }[];
-}
+/** A pool of the update, as the facts give it (plain data already). */
+export type UpdatePoolRow = UpdatePool;
 
-/** The update in progress, with the semantics of `oc adm upgrade status`. */
 /** The operator counts as the facts give them (plain numbers and names already). */
 type OperatorProgress = Pick<
   UpdateStatus,
   'completionPercent' | 'operatorsTotal' | 'operatorsUpdated' | 'operatorsUpdating' | 'operatorsWaiting' | 'operatorsUnavailable' | 'operatorsDegraded'
 >;
 
+/** The update in progress, with the semantics of `oc adm upgrade status`. */
 export interface UpdateSummary extends OperatorProgress {
   assessment: string;
   target: string;
