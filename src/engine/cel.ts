@@ -1,4 +1,4 @@
-import { celEnv, celFunc, CelScalar, parse, plan, isCelError, type CelInput } from '@bufbuild/cel';
+import { celEnv, celFunc, celList, celMap, CelScalar, parse, plan, isCelError, type CelInput } from '@bufbuild/cel';
 import { buildDateOf, compareVersions, satisfiesRange, isYStreamChange, minorOf } from '../facts/version.js';
 
 /**
@@ -79,34 +79,74 @@ function compileCelProgram(expression: string): CelProgram {
 }
 
 /** Converted values of bound objects: several signals' programs see the same object. */
-const converted = new WeakMap<object, unknown>();
+const converted = new WeakMap<object, CelInput>();
 
 function celBindings(bindings: Record<string, unknown>): Record<string, CelInput> {
-  const out: Record<string, unknown> = {};
+  const out: Record<string, CelInput> = {};
   for (const [name, value] of Object.entries(bindings)) {
     if (value === null || typeof value !== 'object') {
-      out[name] = toCelInput(value);
+      out[name] = toCelInput(value, 0);
       continue;
     }
     let input = converted.get(value);
-    if (input === undefined) converted.set(value, (input = toCelInput(value)));
+    if (input === undefined) converted.set(value, (input = toCelInput(value, 0)));
     out[name] = input;
   }
-  return out as Record<string, CelInput>;
+  return out;
 }
 
 /**
  * Plain archive data for CEL: numbers become doubles except integers (int64 as bigint),
  * undefined is dropped, so YAML and JSON objects evaluate as Kubernetes would see them.
+ * Objects and lists are converted when a program reaches into them, not before: a `where`
+ * reads a few fields of a Pod, and copying the whole object (managed fields, spec) for it was
+ * most of the cost of the pack's Pod and ClusterOperator signals.
  */
-function toCelInput(value: unknown, depth = 0): unknown {
-  if (depth > 64) return null;
+function toCelInput(value: unknown, depth: number): CelInput {
   if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value) : value;
-  if (Array.isArray(value)) return value.map((v) => toCelInput(v, depth + 1));
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = toCelInput(v, depth + 1);
-    return out;
+  if (value === null || typeof value !== 'object') return value as CelInput;
+  if (depth > 64) return null;
+  // A list's elements are wrapped when the list is reached (an object's fields still wait for their own read).
+  if (Array.isArray(value)) return celList(value.map((item: unknown) => toCelInput(item, depth + 1)));
+  return celMap(new LazyObjectMap(value as Record<string, unknown>, depth + 1));
+}
+
+/** An object's fields as the map CEL reads, each value converted at its first read. */
+class LazyObjectMap implements ReadonlyMap<string, CelInput> {
+  private readonly cache = new Map<string, CelInput>();
+  private fieldNames: string[] | undefined;
+  constructor(
+    private readonly object: Record<string, unknown>,
+    private readonly depth: number,
+  ) {}
+  private names(): string[] {
+    return (this.fieldNames ??= Object.keys(this.object).filter((key) => this.object[key] !== undefined));
   }
-  return value;
+  get size(): number {
+    return this.names().length;
+  }
+  get(key: string): CelInput | undefined {
+    if (typeof key !== 'string' || !Object.hasOwn(this.object, key) || this.object[key] === undefined) return undefined;
+    let value = this.cache.get(key);
+    if (value === undefined) this.cache.set(key, (value = toCelInput(this.object[key], this.depth)));
+    return value;
+  }
+  has(key: string): boolean {
+    return this.get(key) !== undefined;
+  }
+  forEach(callback: (value: CelInput, key: string, map: ReadonlyMap<string, CelInput>) => void, thisArg?: unknown): void {
+    for (const key of this.names()) callback.call(thisArg, this.get(key)!, key, this);
+  }
+  *entries(): MapIterator<[string, CelInput]> {
+    for (const key of this.names()) yield [key, this.get(key)!];
+  }
+  *keys(): MapIterator<string> {
+    yield* this.names();
+  }
+  *values(): MapIterator<CelInput> {
+    for (const key of this.names()) yield this.get(key)!;
+  }
+  [Symbol.iterator](): MapIterator<[string, CelInput]> {
+    return this.entries();
+  }
 }
