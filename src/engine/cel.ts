@@ -22,7 +22,8 @@ const env = celEnv({
   ],
 });
 
-export type CelProgram = (bindings: Record<string, unknown>) => boolean;
+/** A compiled boolean expression, with the text it was compiled from (for what it needs of a file, see `cel-literals.ts`). */
+export type CelProgram = ((bindings: Record<string, unknown>) => boolean) & { readonly source: string };
 
 export class CelCompileError extends Error {}
 
@@ -49,20 +50,46 @@ export function deferredCel(expression: string): CelProgram {
   let program = deferred.get(expression);
   if (!program) {
     let compiled: CelProgram | undefined;
-    program = (bindings) => (compiled ??= compileCel(expression))(bindings);
+    program = withSource((bindings) => (compiled ??= compileCel(expression))(bindings), expression);
     deferred.set(expression, program);
   }
   return program;
 }
 
+function withSource(run: (bindings: Record<string, unknown>) => boolean, source: string): CelProgram {
+  return Object.assign(run, { source });
+}
+
+/** An expression's syntax tree (cel-spec's `ParsedExpr`, as @bufbuild/cel's parser returns it). */
+export type ParsedExpr = ReturnType<typeof parse>;
+export type CelExpr = NonNullable<ParsedExpr['expr']>;
+
+/** Parsed expressions by text: a program's compile and the literals it requires parse it once. */
+const parsed = new Map<string, ParsedExpr>();
+
+/** The syntax tree of an expression (throws CelCompileError on a syntax error). */
+export function parseCel(expression: string): ParsedExpr {
+  let tree = parsed.get(expression);
+  if (!tree) {
+    try {
+      tree = parse(expression);
+    } catch (err) {
+      throw new CelCompileError(`CEL: ${(err as Error).message.split('\n', 1)[0]}`);
+    }
+    parsed.set(expression, tree);
+  }
+  return tree;
+}
+
 function compileCelProgram(expression: string): CelProgram {
   let program: (ctx: Record<string, CelInput>) => unknown;
   try {
-    program = plan(env, parse(expression)) as (ctx: Record<string, CelInput>) => unknown;
+    program = plan(env, parseCel(expression)) as (ctx: Record<string, CelInput>) => unknown;
   } catch (err) {
+    if (err instanceof CelCompileError) throw err;
     throw new CelCompileError(`CEL: ${(err as Error).message.split('\n', 1)[0]}`);
   }
-  return (bindings) => {
+  return withSource((bindings) => {
     // A missing field is a CelError, an Error: without this, capturing its stack trace is most
     // of the cost of a rule over objects that lack the field (hostile input can make them all).
     const stackTraceLimit = Error.stackTraceLimit;
@@ -75,7 +102,7 @@ function compileCelProgram(expression: string): CelProgram {
     } finally {
       Error.stackTraceLimit = stackTraceLimit;
     }
-  };
+  }, expression);
 }
 
 /** Converted values of bound objects: several signals' programs see the same object. */

@@ -15,6 +15,7 @@ import { fieldValues, type FieldPath } from './field-path.js';
 import { joinFindings, objectKey, type Diagnosis, type FindingPart, type LinkSubject, type ObjectRef, type TimeWindow } from './diagnosis.js';
 import type { ObjectTemplate, WindowTemplate } from './rule.js';
 import type { CelProgram } from './cel.js';
+import { literalsRequiredBy } from './cel-literals.js';
 
 /** Longest evidence text kept (a log line can be much longer). */
 const MAX_EVIDENCE_TEXT = 2000;
@@ -124,11 +125,17 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     }
     if (entry.kind !== 'list' && entry.kind !== 'namespaced-object' && entry.kind !== 'cluster-object') return undefined;
     let wanted = false;
+    // The words a file must hold for some signal to match in it; undefined once one needs none.
+    let words: Set<string> | undefined = new Set();
     for (const state of (entry.resource !== undefined && this.resourceStatesByResource.get(entry.resource)) || []) {
-      if (holdsResource(entry, state.signal as ResourceSignal)) {
+      const signal = state.signal as ResourceSignal;
+      if (holdsResource(entry, signal)) {
         state.seen = true;
         state.gathered.add(entry.namespace ?? '');
         wanted = true;
+        const required = signal.where && wordsRequiredBy(signal.where);
+        if (required) for (const word of required) words?.add(word);
+        else words = undefined;
       }
     }
     if (isEventFile(entry) && this.eventStates.length > 0) {
@@ -137,8 +144,9 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
         state.gathered.add(entry.namespace ?? '');
       }
       wanted = true;
+      words = undefined;
     }
-    return wanted ? { objects: true } : undefined;
+    return wanted ? { objects: true, objectsIfContains: words && [...words] } : undefined;
   }
 
   /** An entry in the scope of some signals was not read (a limit, a failure): their rules cannot pass. */
@@ -514,6 +522,15 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
 }
 
 /** Every piece of resource evidence that says since when (at least one) began less than `youngMs` before the collection time. */
+/** The words a `where` needs in a file (none when its text does not parse: its first run reports that). */
+function wordsRequiredBy(where: CelProgram): readonly string[] | undefined {
+  try {
+    return literalsRequiredBy(where.source);
+  } catch {
+    return undefined;
+  }
+}
+
 function allYoung(matched: readonly SignalState[], collectedAt: number | undefined, youngMs: number): boolean {
   const timed = matched.filter((s) => s.signal.type === 'resource' && s.signal.since !== undefined).flatMap((s) => s.items);
   return timed.length > 0 && timed.every((item) => {

@@ -10,6 +10,11 @@ export interface Need {
    * needs more (a YAML file is then parsed faster; the objects may hold more).
    */
   objects?: boolean | Pick;
+  /**
+   * With `objects`: the objects are wanted only from a file holding one of these words (the
+   * consumer could match nothing else); a YAML file without any is read but not parsed for it.
+   */
+  objectsIfContains?: readonly string[] | undefined;
   /** Raw bytes (logs and other text), chunk by chunk. */
   text?: boolean;
 }

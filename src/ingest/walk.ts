@@ -363,9 +363,10 @@ async function readObjects(
   options: ReadOptions,
 ): Promise<number> {
   const { problems } = options;
-  const objectReaders = consumers.filter((_, i) => needs[i]?.objects);
   const textReaders = consumers.filter((_, i) => needs[i]?.text);
   if (classified.format === 'json' && textReaders.length === 0) {
+    // Streamed as it is read: too late to look for a need's words first, so every need is served.
+    const objectReaders = consumers.filter((_, i) => needs[i]?.objects);
     let bytes = 0;
     async function* counted(): AsyncGenerator<Buffer> {
       for await (const chunk of entry.body()) {
@@ -391,8 +392,12 @@ async function readObjects(
     reader.endText?.(classified);
   }
   const bytes = buffer.length;
+  const held = buffer;
+  const parsedFor = needs.map((need) => (need?.objects && containsAny(held, need.objectsIfContains) ? need : undefined));
+  const objectReaders = consumers.filter((_, i) => parsedFor[i]);
+  if (objectReaders.length === 0) return bytes;
   // Only some keys wanted (identities, a few fields): the lines that hold them are cut from the bytes, the rest never decoded.
-  const pick = classified.format !== 'json' ? pickOf(needs) : undefined;
+  const pick = classified.format !== 'json' ? pickOf(parsedFor) : undefined;
   const picked = pick ? pickLines(buffer, topLevel(pick)) : undefined;
   const text = (picked ?? buffer).toString('utf8');
   // Lines are told in the file as it is (the picked lines keep its documents and items).
@@ -406,6 +411,11 @@ async function readObjects(
     for (const reader of objectReaders) reader.object?.(parsed.object, classified, place);
   }
   return bytes;
+}
+
+/** Whether the bytes hold one of the words (no words: no condition). */
+function containsAny(bytes: Buffer, words: readonly string[] | undefined): boolean {
+  return words === undefined || words.some((word) => bytes.includes(word));
 }
 
 /** An object's line, worked out when asked (one shape for all: no closure per object). */

@@ -24,10 +24,10 @@ function mustGather(listText: string): string {
   return join(root, '..', '..');
 }
 
-async function podsSeen(input: string): Promise<string[]> {
+async function podsSeen(input: string, words?: readonly string[]): Promise<string[]> {
   const seen: string[] = [];
   const consumer: EntryConsumer = {
-    need: (entry) => (entry.resource === 'pods' ? { objects: true } : undefined),
+    need: (entry) => (entry.resource === 'pods' ? { objects: true, objectsIfContains: words } : undefined),
     object: (object, entry) => seen.push(`${entry.kind}:${String(object.metadata?.['name'])}`),
   };
   const problems = new Problems();
@@ -45,5 +45,11 @@ describe('walk', () => {
 
   it("reads the objects' own files when their List could not be parsed", async () => {
     expect(await podsSeen(mustGather('items: [unclosed\n'))).toEqual(['namespaced-object:etcd-a', 'namespaced-object:etcd-b']);
+  });
+
+  it('parses a file for a consumer only when it holds one of the words the consumer requires', async () => {
+    const input = mustGather(list);
+    expect(await podsSeen(input, ['Evicted', 'etcd-b'])).toEqual(['list:etcd-a', 'list:etcd-b']);
+    expect(await podsSeen(input, ['Evicted'])).toEqual([]);
   });
 });

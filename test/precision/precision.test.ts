@@ -104,6 +104,9 @@ describe.runIf(present)(`precision: the whole pack on every real archive ${needs
   });
 });
 
-describe.runIf(!present)(`precision on real archives ${needsShared('samples-real/')}`, () => {
-  it.skip(`skipped: ${REAL} is absent (the real archives are not part of the repository)`, () => {});
-});
+// Declared only when absent: a skipped placeholder would be listed among the skips of every run.
+if (!present) {
+  describe(`precision on real archives ${needsShared('samples-real/')}`, () => {
+    it.skip(`skipped: ${REAL} is absent (the real archives are not part of the repository)`, () => {});
+  });
+}

@@ -1,0 +1,104 @@
+import { parseCel, type CelExpr } from './cel.js';
+
+/**
+ * The words a file must contain for a `where` expression to hold on any object in it: a
+ * prefilter, so that files no signal can match are not parsed (ripgrep's literal trick, applied
+ * to objects). Read from the expression's syntax tree, conservatively:
+ *   has(x.field)                    the field's name
+ *   x == 'Word', 'Word' == x        the word, x a field as the file holds it (not `f.lowerAscii()`)
+ *   x in ['A', 'B']                 one of the words, x as above
+ *   a && b                          what either side requires (a value before a field name, which
+ *                                   most objects of a kind hold; then fewer and longer words)
+ *   a || b                          one of what each side requires (nothing when one side requires nothing)
+ *   list.exists(c, p)               what p requires
+ * Anything else requires nothing. Only words that YAML and JSON write verbatim count (letters,
+ * digits, `_`, `.`, `-`; three or more): a value can be quoted or not, never split or escaped.
+ * Undefined means no requirement: the file is always read.
+ */
+export function literalsRequiredBy(expression: string): readonly string[] | undefined {
+  if (!REQUIRED.has(expression)) {
+    const expr = parseCel(expression).expr;
+    REQUIRED.set(expression, expr ? requiredBy(expr)?.words : undefined);
+  }
+  return REQUIRED.get(expression);
+}
+
+const REQUIRED = new Map<string, readonly string[] | undefined>();
+
+/** Words one of which a file must hold; `fields` when they are only field names (weak: the kind's objects share them). */
+interface Requirement {
+  words: readonly string[];
+  fields: boolean;
+}
+const VERBATIM = /^[A-Za-z0-9_.-]{3,}$/;
+
+function requiredBy(expr: CelExpr): Requirement | undefined {
+  const kind = expr.exprKind;
+  if (kind.case === 'selectExpr') return kind.value.testOnly ? word(kind.value.field, true) : undefined;
+  if (kind.case === 'comprehensionExpr') {
+    // `exists` expands to an accumulator starting false, each step `@result || predicate`.
+    const { accuInit, loopStep } = kind.value;
+    const init = accuInit?.exprKind;
+    const step = loopStep?.exprKind;
+    if (init?.case !== 'constExpr' || init.value.constantKind.case !== 'boolValue' || init.value.constantKind.value !== false) return undefined;
+    if (step?.case !== 'callExpr' || step.value.function !== '_||_' || step.value.args.length !== 2) return undefined;
+    return requiredBy(step.value.args[1]!);
+  }
+  if (kind.case !== 'callExpr') return undefined;
+  const { function: fn, args } = kind.value;
+  if (fn === '_&&_' && args.length === 2) return stronger(requiredBy(args[0]!), requiredBy(args[1]!));
+  if (fn === '_||_' && args.length === 2) {
+    const left = requiredBy(args[0]!);
+    const right = requiredBy(args[1]!);
+    return left && right ? { words: [...new Set([...left.words, ...right.words])], fields: left.fields || right.fields } : undefined;
+  }
+  if (fn === '_==_' && args.length === 2) {
+    // Only a field read as it is: `f.lowerAscii() == 'degraded'` holds on `Degraded` in the file.
+    const [left, right] = args as [CelExpr, CelExpr];
+    if (isFieldRead(left)) return word(stringConstant(right), false);
+    if (isFieldRead(right)) return word(stringConstant(left), false);
+    return undefined;
+  }
+  if (fn === '@in' && args.length === 2 && isFieldRead(args[0]!)) {
+    const list = args[1]!.exprKind;
+    if (list.case !== 'listExpr' || list.value.elements.length === 0) return undefined;
+    const words: string[] = [];
+    for (const element of list.value.elements) {
+      const text = stringConstant(element);
+      if (text === undefined || !VERBATIM.test(text)) return undefined;
+      words.push(text);
+    }
+    return { words: [...new Set(words)], fields: false };
+  }
+  return undefined;
+}
+
+/** A variable, a field of one (`c.type`), or a key of one (`labels['role']`): a value as the file holds it. */
+function isFieldRead(expr: CelExpr): boolean {
+  const kind = expr.exprKind;
+  if (kind.case === 'identExpr') return true;
+  if (kind.case === 'selectExpr') return !kind.value.testOnly && kind.value.operand !== undefined && isFieldRead(kind.value.operand);
+  if (kind.case === 'callExpr' && kind.value.function === '_[_]' && kind.value.args.length === 2) {
+    return isFieldRead(kind.value.args[0]!) && stringConstant(kind.value.args[1]!) !== undefined;
+  }
+  return false;
+}
+
+function stringConstant(expr: CelExpr): string | undefined {
+  const kind = expr.exprKind;
+  return kind.case === 'constExpr' && kind.value.constantKind.case === 'stringValue' ? kind.value.constantKind.value : undefined;
+}
+
+function word(text: string | undefined, fields: boolean): Requirement | undefined {
+  return text !== undefined && VERBATIM.test(text) ? { words: [text], fields } : undefined;
+}
+
+/** Of two requirements both of which hold, the one more files fail: a value's, then fewer alternatives, then longer words. */
+function stronger(a: Requirement | undefined, b: Requirement | undefined): Requirement | undefined {
+  if (!a) return b;
+  if (!b) return a;
+  if (a.fields !== b.fields) return a.fields ? b : a;
+  if (a.words.length !== b.words.length) return a.words.length < b.words.length ? a : b;
+  const shortest = (r: Requirement): number => Math.min(...r.words.map((w) => w.length));
+  return shortest(b) > shortest(a) ? b : a;
+}
