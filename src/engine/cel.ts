@@ -27,18 +27,31 @@ export type CelProgram = ((bindings: Record<string, unknown>) => boolean) & { re
 
 export class CelCompileError extends Error {}
 
-/** Programs by expression: rules that share an expression share its program (and the engine its result per object). */
-const programs = new Map<string, CelProgram>();
+/**
+ * One program per expression text, compiled or deferred: rules that share an expression share
+ * its program, and the engine its verdict per object (a user's copy of a built-in rule too).
+ */
+const programs = new Map<string, { program: CelProgram; compiled: CelRun | undefined }>();
+type CelRun = (bindings: Record<string, unknown>) => boolean;
 
-/** Compiles a boolean CEL expression; evaluation errors (a missing field) count as false. */
-export function compileCel(expression: string): CelProgram {
-  let compiled = programs.get(expression);
-  if (!compiled) programs.set(expression, (compiled = compileCelProgram(expression)));
-  return compiled;
+function programOf(expression: string): { program: CelProgram; compiled: CelRun | undefined } {
+  let entry = programs.get(expression);
+  if (!entry) {
+    const held: { program: CelProgram; compiled: CelRun | undefined } = {
+      program: withSource((bindings) => (held.compiled ??= compileCelProgram(expression))(bindings), expression),
+      compiled: undefined,
+    };
+    programs.set(expression, (entry = held));
+  }
+  return entry;
 }
 
-/** Deferred programs by expression, shared as compiled ones are (see `deferredCel`). */
-const deferred = new Map<string, CelProgram>();
+/** Compiles a boolean CEL expression now (a syntax error throws CelCompileError); evaluation errors (a missing field) count as false. */
+export function compileCel(expression: string): CelProgram {
+  const entry = programOf(expression);
+  entry.compiled ??= compileCelProgram(expression);
+  return entry.program;
+}
 
 /**
  * A program compiled at its first run, for the built-in pack when analysing: most of its
@@ -47,13 +60,7 @@ const deferred = new Map<string, CelProgram>();
  * cannot ship; should one, the first run throws (the entry is reported as not read).
  */
 export function deferredCel(expression: string): CelProgram {
-  let program = deferred.get(expression);
-  if (!program) {
-    let compiled: CelProgram | undefined;
-    program = withSource((bindings) => (compiled ??= compileCel(expression))(bindings), expression);
-    deferred.set(expression, program);
-  }
-  return program;
+  return programOf(expression).program;
 }
 
 function withSource(run: (bindings: Record<string, unknown>) => boolean, source: string): CelProgram {
@@ -81,7 +88,7 @@ export function parseCel(expression: string): ParsedExpr {
   return tree;
 }
 
-function compileCelProgram(expression: string): CelProgram {
+function compileCelProgram(expression: string): CelRun {
   let program: (ctx: Record<string, CelInput>) => unknown;
   try {
     program = plan(env, parseCel(expression)) as (ctx: Record<string, CelInput>) => unknown;
@@ -89,7 +96,7 @@ function compileCelProgram(expression: string): CelProgram {
     if (err instanceof CelCompileError) throw err;
     throw new CelCompileError(`CEL: ${(err as Error).message.split('\n', 1)[0]}`);
   }
-  return withSource((bindings) => {
+  return (bindings) => {
     // A missing field is a CelError, an Error: without this, capturing its stack trace is most
     // of the cost of a rule over objects that lack the field (hostile input can make them all).
     const stackTraceLimit = Error.stackTraceLimit;
@@ -102,7 +109,7 @@ function compileCelProgram(expression: string): CelProgram {
     } finally {
       Error.stackTraceLimit = stackTraceLimit;
     }
-  }, expression);
+  };
 }
 
 /** Converted values of bound objects: several signals' programs see the same object. */

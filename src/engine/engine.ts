@@ -14,6 +14,7 @@ import { findingId, type CheckedInPart, type DataNotGiven, type Evidence, type F
 import { fieldValues, type FieldPath } from './field-path.js';
 import { joinFindings, objectKey, type Diagnosis, type FindingPart, type LinkSubject, type ObjectRef, type TimeWindow } from './diagnosis.js';
 import type { ObjectTemplate, WindowTemplate } from './rule.js';
+import type { Template } from './templates.js';
 import type { CelProgram } from './cel.js';
 import { literalsRequiredBy } from './cel-literals.js';
 
@@ -116,8 +117,12 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
   need(entry: ClassifiedEntry): Need | undefined {
     if (isLog(entry)) {
       let wanted = false;
+      const verdicts = new Map<readonly LogSelector[], boolean>();
       for (const state of this.logStates) {
-        if (!selects((state.signal as LogSignal).files, entry, this.options.bareInput)) continue;
+        const files = (state.signal as LogSignal).files;
+        let selected = verdicts.get(files);
+        if (selected === undefined) verdicts.set(files, (selected = selects(files, entry, this.options.bareInput)));
+        if (!selected) continue;
         state.gathered.add(entry.namespace ?? '');
         wanted = true;
       }
@@ -234,9 +239,19 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
       if (verdict === undefined) verdicts.set(where, (verdict = where({ object })));
       return verdict;
     };
+    // And a summary template, its text.
+    let summaries: Map<Template, string> | undefined;
+    const summary = (template: Template): string => {
+      summaries ??= new Map();
+      let text = summaries.get(template);
+      if (text === undefined) summaries.set(template, (text = clip(safeRender(template, { object }))));
+      return text;
+    };
     if (events) {
       const candidates = this.eventStatesByReason.get(stringField(object, 'reason')) ?? this.eventStatesAnyReason;
-      for (const state of candidates) this.matchEvent(state, object, entry, place, holds);
+      // Signals that share a message regex share its run on the event, as log lines do.
+      const runs = new Map<RegExp, RegExpExecArray | null>();
+      for (const state of candidates) this.matchEvent(state, object, entry, place, holds, runs);
     }
     if (!states || kind === undefined) return;
     const group = groupOf(object) ?? '';
@@ -256,7 +271,7 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
         file: entry.path,
         line: place.line,
         time: signal.since ? earliestTime(fieldValues(object, signal.since)) : undefined,
-        text: clip(signal.summary ? safeRender(signal.summary, { object }) : `${kind} ${meta.namespace ? `${meta.namespace}/` : ''}${name}`),
+        text: signal.summary ? summary(signal.summary) : clip(`${kind} ${meta.namespace ? `${meta.namespace}/` : ''}${name}`),
         object: ref,
         captures: { ...captured, kind, name, namespace: meta.namespace ?? '' },
         data: object,
@@ -264,7 +279,14 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     }
   }
 
-  private matchEvent(state: SignalState, event: K8sObject, entry: ClassifiedEntry, place: ObjectPlace, holds: (where: CelProgram) => boolean): void {
+  private matchEvent(
+    state: SignalState,
+    event: K8sObject,
+    entry: ClassifiedEntry,
+    place: ObjectPlace,
+    holds: (where: CelProgram) => boolean,
+    runs: Map<RegExp, RegExpExecArray | null>,
+  ): void {
     const signal = state.signal as EventSignal;
     const reason = stringField(event, 'reason');
     const message = stringField(event, 'message') || stringField(event, 'note');
@@ -277,7 +299,8 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     if (signal.reason && !signal.reason.test(reason)) return;
     let match: RegExpExecArray | null = null;
     if (signal.message) {
-      match = signal.message.exec(message);
+      match = runs.get(signal.message) ?? null;
+      if (!runs.has(signal.message)) runs.set(signal.message, (match = signal.message.exec(message)));
       if (!match) return;
     }
     if (signal.countAbove !== undefined && eventCount(event) <= signal.countAbove) return;

@@ -246,7 +246,7 @@ export function loadRuleText(file: string, text: string, builtin: boolean, defer
         }
       }
       const derived = requiredLiteral(log.regex);
-      const files = log.files.map((selector) => compileSelector(selector));
+      const files = compiledSelectors(log.files);
       const presenceRe = regex([...base, 'log', 'presence'], log.presence, flags);
       const presenceLiteral = log.presence === undefined ? undefined : requiredLiteral(log.presence);
       signals.push({
@@ -413,6 +413,16 @@ function compiledRegex(source: string, flags: string): RegExp {
   let regex = regexes.get(key);
   if (!regex) regexes.set(key, (regex = new RegExp(source, flags)));
   return regex;
+}
+
+const selectorLists = new Map<string, readonly LogSelector[]>();
+
+/** A signal's file selectors, one list per text: signals that read the same files share it (and the engine its verdict per file). */
+function compiledSelectors(raw: readonly Record<string, string | boolean>[]): readonly LogSelector[] {
+  const key = JSON.stringify(raw);
+  let list = selectorLists.get(key);
+  if (!list) selectorLists.set(key, (list = raw.map(compileSelector)));
+  return list;
 }
 
 function compileSelector(raw: Record<string, string | boolean>): LogSelector {

@@ -82,7 +82,7 @@ interface SignalBase {
 
 export interface LogSignal extends SignalBase {
   type: 'log';
-  files: LogSelector[];
+  files: readonly LogSelector[];
   regex: RegExp;
   /** Any of these must occur in a line before the regex runs; undefined: no prefilter. */
   literals: string[] | undefined;

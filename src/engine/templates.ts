@@ -54,13 +54,29 @@ export type Template = (context: object) => string;
 
 export class TemplateError extends Error {}
 
-/** Templates by source: a template is a pure function of its source, and rules repeat many. */
-const templates = new Map<string, Template>();
+/**
+ * One template per source, compiled or deferred: a template is a pure function of its source,
+ * rules repeat many, and the engine renders one shared by several signals once per object.
+ */
+const templates = new Map<string, { template: Template; compiled: Template | undefined }>();
 
+function templateOf(source: string): { template: Template; compiled: Template | undefined } {
+  let entry = templates.get(source);
+  if (!entry) {
+    const held: { template: Template; compiled: Template | undefined } = {
+      template: (context) => (held.compiled ??= compileTemplateSource(source))(context),
+      compiled: undefined,
+    };
+    templates.set(source, (entry = held));
+  }
+  return entry;
+}
+
+/** Compiles a template now (an error throws TemplateError). */
 export function compileTemplate(source: string): Template {
-  let template = templates.get(source);
-  if (!template) templates.set(source, (template = compileTemplateSource(source)));
-  return template;
+  const entry = templateOf(source);
+  entry.compiled ??= compileTemplateSource(source);
+  return entry.template;
 }
 
 /**
@@ -68,8 +84,7 @@ export function compileTemplate(source: string): Template {
  * built-in pack when analysing; most rules never fire, so most templates never render).
  */
 export function deferredTemplate(source: string): Template {
-  let template: Template | undefined;
-  return (context) => (template ??= compileTemplate(source))(context);
+  return templateOf(source).template;
 }
 
 function compileTemplateSource(source: string): Template {
