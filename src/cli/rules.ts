@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { loadRules, loadRuleText, type RuleIssue } from '../engine/load.js';
 import { FACT_NAMES } from '../engine/facts-view.js';
+import { isSharedSignalsPath, readSharedSignals } from '../engine/shared-signals.js';
 import { DEFAULT_LIMITS } from '../core/limits.js';
 import { fixtureCases, runCase } from '../ruletest/fixtures.js';
 import { ruleSkeleton, SkeletonError, type SkeletonSource } from '../ruletest/skeleton.js';
@@ -194,6 +195,7 @@ async function loadPaths(paths: readonly string[]): Promise<{ rules: Rule[]; iss
     const info = await stat(path).catch(() => undefined);
     if (info === undefined) throw new UsageError(`${path}: no such rule folder or file`);
     if (info.isDirectory()) dirs.push(path);
+    else if (isSharedSignalsPath(path)) issues.push(...readSharedSignals([{ file: path, text: await readFile(path, 'utf8') }]).issues);
     else {
       const { rule, issues: found } = loadRuleText(path, await readFile(path, 'utf8'), false);
       issues.push(...found);

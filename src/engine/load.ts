@@ -1,9 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import yaml from 'js-yaml';
 import picomatch from 'picomatch';
-import { createRequire } from 'node:module';
-import { createHash } from 'node:crypto';
-import type { ErrorObject } from 'ajv/dist/2020.js';
 import { parseCondition, allOf, signalNames, type ConditionNode } from './condition.js';
 import { compileCel, deferredCel } from './cel.js';
 import { compileTemplate, deferredTemplate, type Template } from './templates.js';
@@ -16,19 +12,14 @@ import { parseDuration } from '../core/duration.js';
 import type { ExplainsEntry } from './diagnosis.js';
 import { parseFieldPath } from './field-path.js';
 import { pluralOf } from '../parsers/k8s.js';
-import { EMBEDDED, packageFiles, packagePath, packageText } from '../core/assets.js';
+import { packageFiles, packagePath, packageText } from '../core/assets.js';
+import { schemaProblems } from './rule-schema.js';
+import { escapeRegExp, lineOfPath, parseRuleYaml, type RuleIssue } from './rule-source.js';
+import { folderSharedSignals, packSharedSignals, SHARED_DIR, resolveSharedSignals, type SharedSignal } from './shared-signals.js';
 
-/** The schema of a rule file, shipped with the built-in pack. */
-export const RULE_SCHEMA = 'rules/schema.json';
+export type { RuleIssue } from './rule-source.js';
 
 const DEFAULT_MAX_EVIDENCE = 50;
-
-/** A problem in a rule file, with where it is. */
-export interface RuleIssue {
-  file: string;
-  line: number;
-  reason: string;
-}
 
 export interface LoadedRules {
   rules: Rule[];
@@ -37,47 +28,19 @@ export interface LoadedRules {
   notes: string[];
 }
 
-type Validator = ((document: unknown) => boolean) & { errors?: ErrorObject[] | null };
-let validator: Validator | undefined;
-function validate(document: unknown): ErrorObject[] {
-  validator ??= compiledValidator();
-  return validator(document) ? [] : (validator.errors ?? []);
-}
-
-/**
- * The schema's validator: the one `npm run build` compiled ahead of time
- * (scripts/rule-validator.mjs, about 70 ms of start-up saved) when it was made from this very
- * schema, else compiled here.
- */
-function compiledValidator(): Validator {
-  const text = packageText(RULE_SCHEMA);
-  if (!EMBEDDED) {
-    try {
-      const built = createRequire(import.meta.url)('./rule-validator.cjs') as Validator & { schemaHash?: string };
-      if (built.schemaHash === createHash('sha256').update(text).digest('hex')) return built;
-    } catch {
-      // Not built (a build by tsc alone): compiled below.
-    }
-  }
-  // ajv itself is loaded only here (about 40 ms of start-up otherwise). The single-file bundle is
-  // CommonJS: esbuild bundles the plain `require`, which runs there.
-  const { Ajv2020 } = (EMBEDDED ? require('ajv/dist/2020.js') : createRequire(import.meta.url)('ajv/dist/2020.js')) as typeof import('ajv/dist/2020.js');
-  return new Ajv2020({ allErrors: true, strict: false }).compile(JSON.parse(text) as object);
-}
-
 const FIXTURES = ['**/*.fixtures/**', '**/fixtures/**'];
 
-/** Rule files under a folder: every `*.yaml` except fixtures and the schema. */
+/** Rule files under a folder: every `*.yaml` except fixtures and shared signals (`_shared/`). */
 export async function ruleFiles(dir: string): Promise<string[]> {
   // fast-glob is loaded only for user folders: the built-in pack is listed without it.
   const { default: fg } = await import('fast-glob');
-  const files = await fg(['**/*.yaml', '**/*.yml'], { cwd: dir, absolute: true, ignore: FIXTURES });
+  const files = await fg(['**/*.yaml', '**/*.yml'], { cwd: dir, absolute: true, ignore: [...FIXTURES, `${SHARED_DIR}/**`] });
   return files.sort();
 }
 
-/** The built-in pack's rule files, as package paths (`rules/cvo/x.yaml`). */
+/** The built-in pack's rule files, as package paths (`rules/cvo/x.yaml`); not its shared signals. */
 export function builtinRuleFiles(): string[] {
-  const isRule = picomatch(['rules/**/*.yaml', 'rules/**/*.yml'], { ignore: FIXTURES });
+  const isRule = picomatch(['rules/**/*.yaml', 'rules/**/*.yml'], { ignore: [...FIXTURES, `rules/${SHARED_DIR}/**`] });
   // Fixture folders hold most of the pack's files (and folders): not walked at all.
   const isFixtures = (name: string): boolean => name === 'fixtures' || name.endsWith('.fixtures');
   return packageFiles('rules', isFixtures).filter((path) => isRule(path)).sort();
@@ -85,24 +48,31 @@ export function builtinRuleFiles(): string[] {
 
 /**
  * Loads the built-in pack and any user folders. A user rule whose id exists replaces the
- * built-in one (and says so); a duplicate id within one origin is an issue. `deferCompile`
+ * built-in one (and says so); a duplicate id within one origin is an issue. A user folder's
+ * rules may use the built-in pack's shared signals and their folder's own. `deferCompile`
  * (analysing, not linting): the built-in pack's CEL and templates are parsed at first use.
  */
 export async function loadRules(userDirs: readonly string[] = [], options: { builtin?: boolean; deferCompile?: boolean } = {}): Promise<LoadedRules> {
   const result: LoadedRules = { rules: [], issues: [], notes: [] };
   const builtin = builtinRuleFiles().map((path) => ({ file: packagePath(path), read: async () => packageText(path) }));
-  const origins: { files: { file: string; read: () => Promise<string> }[]; builtin: boolean }[] = [
-    ...(options.builtin === false ? [] : [{ files: builtin, builtin: true }]),
-  ];
+  type Origin = { files: { file: string; read: () => Promise<string> }[]; builtin: boolean; shared: ReadonlyMap<string, SharedSignal> };
+  const origins: Origin[] = [];
+  if (options.builtin !== false) {
+    const shared = packSharedSignals();
+    result.issues.push(...shared.issues);
+    origins.push({ files: builtin, builtin: true, shared: shared.signals });
+  }
   for (const dir of userDirs) {
-    origins.push({ files: (await ruleFiles(dir)).map((file) => ({ file, read: () => readFile(file, 'utf8') })), builtin: false });
+    const shared = await folderSharedSignals(dir);
+    result.issues.push(...shared.issues);
+    origins.push({ files: (await ruleFiles(dir)).map((file) => ({ file, read: () => readFile(file, 'utf8') })), builtin: false, shared: shared.signals });
   }
   const byId = new Map<string, Rule>();
   for (const origin of origins) {
     const seenHere = new Map<string, string>();
     for (const { file, read } of origin.files) {
       const text = await read();
-      const { rule, issues } = loadRuleText(file, text, origin.builtin, options.deferCompile === true && origin.builtin);
+      const { rule, issues } = loadRuleText(file, text, origin.builtin, options.deferCompile === true && origin.builtin, origin.shared);
       result.issues.push(...issues);
       if (!rule) continue;
       const twin = seenHere.get(rule.id);
@@ -175,27 +145,34 @@ export function domainOf(file: string): string {
   return parts.length > 1 ? parts[parts.length - 2]! : '';
 }
 
-/** Parses, validates and compiles one rule file; every problem is an issue with its line. */
-export function loadRuleText(file: string, text: string, builtin: boolean, deferCompile = false): { rule?: Rule; issues: RuleIssue[] } {
+/**
+ * Parses, validates and compiles one rule file; every problem is an issue with its line. Its
+ * signals may use `shared` ones (default: the built-in pack's).
+ */
+export function loadRuleText(
+  file: string,
+  text: string,
+  builtin: boolean,
+  deferCompile = false,
+  shared: ReadonlyMap<string, SharedSignal> = packSharedSignals().signals,
+): { rule?: Rule; issues: RuleIssue[] } {
   const cel = deferCompile ? deferredCel : compileCel;
   const issues: RuleIssue[] = [];
   const at = (path: readonly string[], reason: string): void => {
     issues.push({ file, line: lineOfPath(text, path), reason });
   };
-  let document: unknown;
-  try {
-    document = yaml.load(text, { schema: yaml.JSON_SCHEMA, filename: file });
-  } catch (err) {
-    const mark = (err as { mark?: { line?: number } }).mark;
-    issues.push({ file, line: (mark?.line ?? 0) + 1, reason: `YAML: ${(err as Error).message.split('\n', 1)[0]}` });
-    return { issues };
-  }
-  for (const error of validate(document)) {
-    const path = error.instancePath.split('/').filter(Boolean);
-    const extra = (error.params as { additionalProperty?: string }).additionalProperty;
-    at(extra ? [...path, extra] : path, `${error.instancePath || '(rule)'} ${error.message ?? 'is invalid'}${extra ? `: '${extra}'` : ''}`);
+  const parsed = parseRuleYaml(file, text);
+  if ('issue' in parsed) return { issues: [parsed.issue] };
+  const resolved = resolveSharedSignals(parsed.document, shared);
+  for (const { path, reason } of resolved.problems) at(path, reason);
+  if (issues.length > 0) return { issues };
+  for (const { path, reason } of schemaProblems('rule', resolved.document)) {
+    // A problem in a signal that uses a shared one may come from either: both are named.
+    const use = path[0] === 'signals' && path[1] !== undefined ? resolved.uses.get(path[1]) : undefined;
+    at(path, use === undefined ? reason : `${reason} (signal '${path[1]}' uses shared signal '${use}')`);
   }
   if (issues.length > 0) return { issues };
+  const document = resolved.document;
   const raw = document as RawRule;
 
   const compile = <T>(path: string[], make: () => T): T | undefined => {
@@ -438,25 +415,4 @@ function compileSelector(raw: Record<string, string | boolean>): LogSelector {
     pathGlob: text(raw['path']),
     bare: raw['bare'] === true ? true : undefined,
   };
-}
-
-/** The 1-based line where a YAML path (keys, indices ignored) is written, best effort. */
-export function lineOfPath(text: string, path: readonly string[]): number {
-  const lines = text.split('\n');
-  let line = 0;
-  for (const key of path) {
-    if (/^\d+$/.test(key)) continue;
-    const pattern = new RegExp(`^\\s*(- )?["']?${escapeRegExp(key)}["']?\\s*:`);
-    for (let i = line; i < lines.length; i++) {
-      if (pattern.test(lines[i]!)) {
-        line = i;
-        break;
-      }
-    }
-  }
-  return line + 1;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

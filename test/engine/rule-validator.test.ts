@@ -10,18 +10,28 @@ import { needs } from '../helpers/needs.js';
 // precompiled validator must say exactly what ajv's own compile says, for good and bad rules.
 const BUILT = new URL('../../dist/engine/rule-validator.cjs', import.meta.url);
 
-describe('the precompiled rule-schema validator', () => {
-  it.runIf(existsSync(BUILT))(`gives the same verdict and errors as compiling the schema ${needs('dist/engine/rule-validator.cjs: npm run build')}`, () => {
+describe('the precompiled rule-schema validators', () => {
+  it.runIf(existsSync(BUILT))(`give the same verdict and errors as compiling the schema ${needs('dist/engine/rule-validator.cjs: npm run build')}`, () => {
     type V = ((doc: unknown) => boolean) & { errors?: unknown };
-    const built = createRequire(import.meta.url)(BUILT.pathname) as V;
-    const compiled = new Ajv2020({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(new URL('../../rules/schema.json', import.meta.url), 'utf8')) as object) as V;
+    const built = createRequire(import.meta.url)(BUILT.pathname) as Record<'rule' | 'sharedSignalsFile', V>;
+    const schema = JSON.parse(readFileSync(new URL('../../rules/schema.json', import.meta.url), 'utf8')) as { $id: string };
+    const ajv = new Ajv2020({ allErrors: true, strict: false }).addSchema(schema);
+    const compiled = (kind: string): V => ajv.getSchema(`${schema.$id}#/$defs/${kind}`) as V;
     const docs: unknown[] = builtinRuleFiles().map((path) => yaml.load(readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8')));
     expect(docs.length).toBeGreaterThan(10);
     const first = docs[0] as Record<string, unknown>;
     docs.push({ ...first, owner: 'me' }, { ...first, id: 'Not Kebab' }, { ...first, severity: 'loud', signals: 3 }, { title: 1 }, [], 'text', null);
-    for (const doc of docs) {
-      expect(built(doc)).toBe(compiled(doc));
-      expect(built.errors).toEqual(compiled.errors);
+    const shared: unknown[] = [
+      yaml.load(readFileSync(new URL('../../rules/_shared/signals.yaml', import.meta.url), 'utf8')),
+      { sharedSignals: { Bad_Name: { fact: { name: 'cluster' } } } },
+      { sharedSignals: { x: { use: 'y' } } },
+      { signals: {} },
+    ];
+    for (const [kind, list] of [['rule', docs], ['sharedSignalsFile', shared]] as const) {
+      for (const doc of list) {
+        expect(built[kind](doc)).toBe(compiled(kind)(doc));
+        expect(built[kind].errors).toEqual(compiled(kind).errors);
+      }
     }
   });
 });
