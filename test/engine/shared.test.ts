@@ -42,10 +42,13 @@ describe('rules that repeat an expression', () => {
     const [a, b] = [clone(CRASHLOOP, 'a'), clone(CRASHLOOP, 'b')];
     const where = whereOf(a)!;
     let calls = 0;
-    const counted: typeof where = (bindings) => {
-      calls++;
-      return where(bindings);
-    };
+    const counted: typeof where = Object.assign(
+      (bindings: Record<string, unknown>) => {
+        calls++;
+        return where(bindings);
+      },
+      { source: where.source },
+    );
     for (const rule of [a, b]) (rule.signals.find((s) => s.type === 'resource') as { where: typeof where }).where = counted;
 
     const alone = await analyzeInput(CRASHLOOP_INPUT, { limits: DEFAULT_LIMITS, rules: [a] });
