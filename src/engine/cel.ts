@@ -10,6 +10,9 @@ import { buildDateOf, compareVersions, satisfiesRange, isYStreamChange, minorOf 
  *   isYStream(from, to)        the minor version changed
  *   minor(v)                   "4.14"
  *   buildDate(v)               "2021-04-29" for a dated CI/nightly/OKD build, "" otherwise
+ *   quantity(q)                a Kubernetes resource quantity as a number ("16106296Ki" → bytes,
+ *                              "500m" → 0.5, "4" → 4), as Kubernetes CEL's
+ *                              quantity(q).asApproximateFloat(); an error (false) when not one
  */
 const S = CelScalar.STRING;
 const env = celEnv({
@@ -19,8 +22,39 @@ const env = celEnv({
     celFunc('isYStream', [S, S], CelScalar.BOOL, (a, b) => isYStreamChange(a, b)),
     celFunc('minor', [S], S, (v) => minorOf(v) ?? ''),
     celFunc('buildDate', [S], S, (v) => buildDateOf(v) ?? ''),
+    celFunc('quantity', [S], CelScalar.DOUBLE, (q) => {
+      const value = quantityValue(q);
+      if (value === undefined) throw new Error(`not a resource quantity: ${q}`);
+      return value;
+    }),
   ],
 });
+
+/** Suffixes of a Kubernetes resource quantity (apimachinery `resource.Quantity`): binary, decimal, milli. */
+const QUANTITY_SUFFIX: Record<string, number> = {
+  '': 1,
+  m: 1e-3,
+  k: 1e3,
+  M: 1e6,
+  G: 1e9,
+  T: 1e12,
+  P: 1e15,
+  E: 1e18,
+  Ki: 2 ** 10,
+  Mi: 2 ** 20,
+  Gi: 2 ** 30,
+  Ti: 2 ** 40,
+  Pi: 2 ** 50,
+  Ei: 2 ** 60,
+};
+
+/** A Kubernetes resource quantity as a number (`16106296Ki` → bytes, `500m` → 0.5); undefined when it is not one. */
+export function quantityValue(text: string): number | undefined {
+  const m = /^([+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))(?:([eE][+-]?[0-9]+)|(Ki|Mi|Gi|Ti|Pi|Ei|[mkMGTPE])?)$/.exec(text.trim());
+  if (!m) return undefined;
+  const value = Number(m[1]) * (m[2] ? 10 ** Number(m[2].slice(1)) : (QUANTITY_SUFFIX[m[3] ?? ''] ?? 1));
+  return Number.isFinite(value) ? value : undefined;
+}
 
 export type CelProgram = (bindings: Record<string, unknown>) => boolean;
 
