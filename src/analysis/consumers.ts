@@ -11,6 +11,7 @@ import { FactsCollector } from '../facts/collector.js';
 import { InventoryCollector } from '../facts/inventory.js';
 import { TimelineSourcesCollector } from '../facts/timeline-sources.js';
 import { ClusterStateCollector } from '../facts/cluster-state.js';
+import { CertificateCollector } from '../facts/certificates.js';
 import { RuleEngine } from '../engine/engine.js';
 import { loadRules } from '../engine/load.js';
 import type { Rule } from '../engine/rule.js';
@@ -44,6 +45,8 @@ export interface AnalysisConsumers {
   timeline: TimelineSourcesCollector;
   /** What the cluster summary is made of. */
   state: ClusterStateCollector;
+  /** The certificates of ConfigMaps and Secrets (fact `certificates`). */
+  certificates: CertificateCollector;
   engine?: RuleEngine | undefined;
   inventory?: InventoryCollector | undefined;
   digest?: DigestCollector | undefined;
@@ -58,12 +61,13 @@ export function analysisConsumers(options: ConsumerOptions, rules: readonly Rule
   const inventory = options.inventory ? new InventoryCollector() : undefined;
   const timeline = new TimelineSourcesCollector();
   const state = new ClusterStateCollector();
+  const certificates = new CertificateCollector();
   const digest = options.digest ? new DigestCollector(options.maxLineBytes) : undefined;
   const metrics = options.metrics ? new MetricsCollector(options.metrics) : undefined;
   const logs = new BareLogRecogniser(options.bareInput);
   const clusterRoots = new ClusterRoots();
-  const all: EntryConsumer[] = [logs, clusterRoots, facts, timeline, state, ...(engine ? [engine] : []), ...(inventory ? [inventory] : []), ...(digest ? [digest] : []), ...(metrics ? [metrics] : [])];
-  return { logs, clusterRoots, facts, timeline, state, engine, inventory, digest, metrics, all };
+  const all: EntryConsumer[] = [logs, clusterRoots, facts, timeline, state, certificates, ...(engine ? [engine] : []), ...(inventory ? [inventory] : []), ...(digest ? [digest] : []), ...(metrics ? [metrics] : [])];
+  return { logs, clusterRoots, facts, timeline, state, certificates, engine, inventory, digest, metrics, all };
 }
 
 /** What a worker thread builds its consumers from. */

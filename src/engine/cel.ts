@@ -1,4 +1,5 @@
 import { celEnv, celFunc, celList, celMap, CelScalar, parse, plan, isCelError, type CelInput } from '@bufbuild/cel';
+import { quantityValue } from '../parsers/quantity.js';
 import { buildDateOf, compareVersions, satisfiesRange, isYStreamChange, minorOf } from '../facts/version.js';
 
 /**
@@ -10,6 +11,9 @@ import { buildDateOf, compareVersions, satisfiesRange, isYStreamChange, minorOf 
  *   isYStream(from, to)        the minor version changed
  *   minor(v)                   "4.14"
  *   buildDate(v)               "2021-04-29" for a dated CI/nightly/OKD build, "" otherwise
+ *   quantity(q)                a Kubernetes resource quantity as a number ("16106296Ki" → bytes,
+ *                              "500m" → 0.5, "4" → 4), as Kubernetes CEL's
+ *                              quantity(q).asApproximateFloat(); an error (false) when not one
  */
 const S = CelScalar.STRING;
 const env = celEnv({
@@ -19,6 +23,11 @@ const env = celEnv({
     celFunc('isYStream', [S, S], CelScalar.BOOL, (a, b) => isYStreamChange(a, b)),
     celFunc('minor', [S], S, (v) => minorOf(v) ?? ''),
     celFunc('buildDate', [S], S, (v) => buildDateOf(v) ?? ''),
+    celFunc('quantity', [S], CelScalar.DOUBLE, (q) => {
+      const value = quantityValue(q);
+      if (value === undefined) throw new Error(`not a resource quantity: ${q}`);
+      return value;
+    }),
   ],
 });
 

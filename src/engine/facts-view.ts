@@ -3,6 +3,7 @@ import type { UpdateRisks } from '../risks/update-risks.js';
 import { currentRiskItems, takenRiskItems } from '../risks/applied.js';
 import type { DataNotGiven } from './findings.js';
 import { LIFECYCLE_SOURCE, lifecycleStatus } from '../facts/lifecycle.js';
+import { certificateItems } from '../facts/certificates.js';
 
 /** What rules see: the archive's facts, and the update risks when risk data was given. */
 export interface EngineFacts extends Facts {
@@ -61,6 +62,9 @@ export function factValue(facts: EngineFacts, name: string): unknown {
       return facts.summary?.etcd.info?.health;
     case 'etcd.alarms':
       return facts.summary?.etcd.info?.alarms;
+    case 'certificates':
+      // Days left are counted from the collection time, never from now.
+      return facts.certificates !== undefined && facts.collectedAt !== undefined ? certificateItems(facts.certificates, facts.collectedAt) : undefined;
     default:
       return undefined;
   }
@@ -125,6 +129,7 @@ export const FACT_NAMES = [
   'etcd.members',
   'etcd.health',
   'etcd.alarms',
+  'certificates',
 ] as const;
 
 export function describeMissingFact(name: string, facts: EngineFacts): string {
@@ -135,6 +140,7 @@ export function describeMissingFact(name: string, facts: EngineFacts): string {
   if (name.startsWith('cvo')) return `cluster-version-operator logs (fact ${name})`;
   if (name === 'collection') return 'a must-gather timestamp file (fact collection)';
   if (name.startsWith('update.')) return `what the update in progress is judged by, a ClusterVersion, ClusterOperators and a time (${facts.summary?.updateUnknown ?? 'none read'}; fact ${name})`;
+  if (name === 'certificates') return 'ConfigMaps or Secrets holding PEM certificates, and the collection time (a must-gather timestamp file; fact certificates)';
   if (name.startsWith('etcd.')) return `must-gather's etcd_info/ folder (member_list.json, endpoint_health.json, alarm_list.json; fact ${name})`;
   // Read after "the archive lacks": the data comes from the command line, not the archive.
   const notGiven = notGivenFor(name, facts);

@@ -11,6 +11,7 @@ import { alertsOf, sortAlerts, uniqueAlerts, type Alert } from './alerts.js';
 import { updateRecommendations, type UpdateRecommendations } from './updates.js';
 import { insightsRecommendations, type InsightsRecommendation } from './insights.js';
 import type { ClusterSummary } from './cluster-summary.js';
+import type { CertificateBundle } from './certificates.js';
 
 const CVO_NAMESPACE = 'openshift-cluster-version';
 const CVO_CONTAINER = 'cluster-version-operator';
@@ -46,6 +47,8 @@ export interface Facts {
   insights?: InsightsRecommendation[] | undefined;
   /** The cluster at a glance and the update in progress (made from what `ClusterStateCollector` read). */
   summary?: ClusterSummary | undefined;
+  /** PEM certificates of ConfigMaps and Secrets (made from what `CertificateCollector` read); undefined when none of either was read. */
+  certificates?: CertificateBundle[] | undefined;
 }
 
 /** What one entry adds to the facts (see {@link ParallelConsumer}). */

@@ -1,0 +1,253 @@
+/**
+ * The X.509 certificates an archive holds in the clear: PEM in ConfigMaps (`ca-bundle.crt`,
+ * `ca.crt`, `service-ca.crt`, any key holding `-----BEGIN CERTIFICATE-----`) and in the Secret keys
+ * `oc adm inspect` keeps (`tls.crt`, `ca.crt`, `service-ca.crt`: openshift/oc
+ * pkg/cli/admin/inspect/secret.go `publicSecretKeys`; every other Secret value is replaced by
+ * `<n> bytes long`). Each certificate is read with Node's `crypto.X509Certificate`.
+ *
+ * Who renews a bundle is told from the marks the platform leaves on it:
+ * - `certrotation`: library-go's certrotation controllers annotate the secrets they rotate with
+ *   `auth.openshift.io/certificate-not-after` (and `-not-before`, `-issuer`);
+ * - `service-ca`: service-ca-operator's serving certificates (`service.beta.openshift.io/originating-service-name`,
+ *   `service.alpha.openshift.io/…`) and the bundles it injects (`service.beta.openshift.io/inject-cabundle`,
+ *   `service.alpha.openshift.io/inject-cabundle`, the `openshift-service-ca.crt` ConfigMap);
+ * - `trusted-ca-injection`: the cluster-network-operator's trusted CA bundle (the OS's roots plus the
+ *   proxy's `trustedCA`): ConfigMaps labelled `config.openshift.io/inject-trusted-cabundle` and
+ *   `openshift-config-managed/trusted-ca-bundle`, and copies operators make of it without the label
+ *   (cluster-monitoring-operator's `<component>-trusted-ca-bundle-<hash>`): a bundle of 50 or more
+ *   certificates, nine in ten of them self-signed, is taken for an OS root store (some old roots are
+ *   v1 certificates without a CA flag); an expired public root in one is harmless;
+ * - `kube-root-ca`: the `kube-root-ca.crt` ConfigMap kube-controller-manager publishes in every
+ *   namespace, and the `ca.crt` / `service-ca.crt` copies in service-account token Secrets;
+ * - `static-pod-revision`: a copy kept for a static-pod revision (owned by `revision-status-<n>`);
+ *   only the newest revision is in use.
+ * Anything else is `''`: nothing in the archive says the platform renews it.
+ */
+import { X509Certificate } from 'node:crypto';
+import { detachData } from '../core/detach.js';
+import { RecordingConsumer, type Need } from '../ingest/consumer.js';
+import type { ClassifiedEntry } from '../layout/types.js';
+import type { K8sObject } from '../parsers/k8s.js';
+import type { Pick } from '../parsers/yaml-block.js';
+import { arrayAt, isRecord, stringAt } from './internal.js';
+
+export type CertificateRotation = 'certrotation' | 'service-ca' | 'trusted-ca-injection' | 'kube-root-ca' | 'static-pod-revision' | '';
+
+export interface CertificateInfo {
+  subject: string;
+  issuer: string;
+  /** Epoch ms. */
+  notBefore: number;
+  notAfter: number;
+  /** basicConstraints CA:TRUE. */
+  ca: boolean;
+}
+
+/** One data key holding PEM certificates. */
+export interface CertificateBundle {
+  kind: 'ConfigMap' | 'Secret';
+  namespace: string;
+  name: string;
+  key: string;
+  /** The Secret's type (`kubernetes.io/tls`, …); undefined for a ConfigMap. */
+  type?: string | undefined;
+  rotation: CertificateRotation;
+  certs: CertificateInfo[];
+  /** PEM blocks that did not parse. */
+  unreadable: number;
+  file: string;
+}
+
+/** What rules see: one item per certificate, at the collection time. */
+export interface CertificateItem {
+  kind: string;
+  namespace: string;
+  name: string;
+  key: string;
+  type: string;
+  rotation: CertificateRotation;
+  /** Position in its bundle (0 is the leaf of a `tls.crt`) and how many the bundle holds. */
+  index: number;
+  count: number;
+  subject: string;
+  issuer: string;
+  ca: boolean;
+  notBefore: string;
+  notAfter: string;
+  /** Days from the collection time to notAfter (negative: expired), one decimal. */
+  daysLeft: number;
+  /** Days from notBefore to notAfter. */
+  validityDays: number;
+  expired: boolean;
+  /**
+   * Another certificate of the same bundle with the same subject, up to the `@<unix time>` the
+   * platform's signers carry (`openshift-service-serving-signer@1627982339`,
+   * `kube-csr-signer_@1627982337`), ends later and is still valid: an old CA kept beside its
+   * successor until it expires, as rotated bundles do.
+   */
+  superseded: boolean;
+  file: string;
+  object: { kind: string; namespace: string; name: string };
+}
+
+const PUBLIC_SECRET_KEYS = new Set(['tls.crt', 'ca.crt', 'service-ca.crt']);
+const PEM = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g;
+/** Certificates per data key read at most (a trust bundle holds about 140). */
+const MAX_CERTS = 500;
+const DAY = 86_400_000;
+/** A bundle of this many certificates, nearly all self-signed, is an OS root store (the RHEL one holds about 140). */
+const ROOT_STORE_MIN = 50;
+
+const PICK: Pick = (() => {
+  const item: Pick = { apiVersion: true, kind: true, type: true, data: true, metadata: { name: true, namespace: true, annotations: true, labels: true, ownerReferences: true } };
+  return { ...item, items: item };
+})();
+
+type Record_ = { key: string; bundle: CertificateBundle } | { read: true };
+
+/** ConfigMaps and Secrets, read for their certificates. */
+export class CertificateCollector extends RecordingConsumer<Record_> {
+  private readonly bundles = new Map<string, CertificateBundle>();
+  private read = false;
+
+  need(entry: ClassifiedEntry): Need | undefined {
+    if (entry.kind !== 'list' && entry.kind !== 'namespaced-object') return undefined;
+    if ((entry.group ?? 'core') !== 'core') return undefined;
+    return entry.resource === 'configmaps' || entry.resource === 'secrets' ? { objects: PICK } : undefined;
+  }
+
+  object(object: K8sObject, entry: ClassifiedEntry): void {
+    if (object.kind !== 'ConfigMap' && object.kind !== 'Secret') return;
+    this.record({ read: true });
+    for (const bundle of certificateBundles(object, entry.path, entry.namespace)) {
+      this.record({ key: `${bundle.kind}/${bundle.namespace}/${bundle.name}/${bundle.key}`, bundle });
+    }
+  }
+
+  protected add(record: Record_): void {
+    if ('read' in record) this.read = true;
+    else this.bundles.set(record.key, detachData(record.bundle));
+  }
+
+  /** Undefined when the archive held no ConfigMap or Secret at all. */
+  result(): CertificateBundle[] | undefined {
+    if (!this.read) return undefined;
+    return [...this.bundles.values()].sort((a, b) => a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name) || a.key.localeCompare(b.key));
+  }
+}
+
+/** The PEM certificates of one ConfigMap or Secret, one bundle per data key. */
+export function certificateBundles(object: K8sObject, file: string, namespace?: string): CertificateBundle[] {
+  const data = (object as { data?: unknown }).data;
+  if (!isRecord(data)) return [];
+  const kind = object.kind === 'Secret' ? 'Secret' : 'ConfigMap';
+  const type = kind === 'Secret' ? stringAt(object, 'type') : undefined;
+  const out: CertificateBundle[] = [];
+  for (const [key, value] of Object.entries(data)) {
+    if (typeof value !== 'string') continue;
+    let text = value;
+    if (kind === 'Secret') {
+      if (!PUBLIC_SECRET_KEYS.has(key)) continue;
+      text = Buffer.from(value, 'base64').toString('latin1');
+    }
+    if (!text.includes('-----BEGIN CERTIFICATE-----')) continue;
+    const certs: CertificateInfo[] = [];
+    let unreadable = 0;
+    for (const pem of (text.match(PEM) ?? []).slice(0, MAX_CERTS)) {
+      const cert = parseCertificate(pem);
+      if (cert) certs.push(cert);
+      else unreadable++;
+    }
+    if (certs.length === 0 && unreadable === 0) continue;
+    out.push({
+      kind,
+      namespace: object.metadata?.namespace ?? namespace ?? '',
+      name: object.metadata?.name ?? '',
+      key,
+      type,
+      rotation: certs.length >= ROOT_STORE_MIN && certs.filter((c) => c.subject === c.issuer).length >= 0.9 * certs.length ? 'trusted-ca-injection' : rotationOf(object, kind, type, key),
+      certs,
+      unreadable,
+      file,
+    });
+  }
+  return out;
+}
+
+function parseCertificate(pem: string): CertificateInfo | undefined {
+  try {
+    const cert = new X509Certificate(pem);
+    const notBefore = Date.parse(cert.validFrom);
+    const notAfter = Date.parse(cert.validTo);
+    if (!Number.isFinite(notBefore) || !Number.isFinite(notAfter)) return undefined;
+    return { subject: oneLine(cert.subject), issuer: oneLine(cert.issuer), notBefore, notAfter, ca: cert.ca };
+  } catch {
+    return undefined;
+  }
+}
+
+/** `C=US\nO=x\nCN=y` as `CN=y, O=x, C=US` (the most specific part first, as openssl prints the other way). */
+function oneLine(name: string): string {
+  return name.split('\n').filter(Boolean).reverse().join(', ');
+}
+
+function rotationOf(object: K8sObject, kind: string, type: string | undefined, key: string): CertificateRotation {
+  const annotations = object.metadata?.annotations ?? {};
+  const labels = object.metadata?.labels ?? {};
+  const name = object.metadata?.name ?? '';
+  const namespace = object.metadata?.namespace ?? '';
+  const owners = arrayAt(object.metadata, 'ownerReferences');
+  if (owners.some((o) => stringAt(o, 'kind') === 'ConfigMap' && /^revision-status-\d+$/.test(stringAt(o, 'name') ?? ''))) return 'static-pod-revision';
+  if ('auth.openshift.io/certificate-not-after' in annotations) return 'certrotation';
+  if (
+    'service.beta.openshift.io/originating-service-name' in annotations ||
+    'service.alpha.openshift.io/originating-service-name' in annotations ||
+    'service.beta.openshift.io/inject-cabundle' in annotations ||
+    'service.alpha.openshift.io/inject-cabundle' in annotations ||
+    (kind === 'ConfigMap' && name === 'openshift-service-ca.crt')
+  ) {
+    return 'service-ca';
+  }
+  if ('config.openshift.io/inject-trusted-cabundle' in labels || (namespace === 'openshift-config-managed' && name === 'trusted-ca-bundle')) return 'trusted-ca-injection';
+  if ((kind === 'ConfigMap' && name === 'kube-root-ca.crt') || (type === 'kubernetes.io/service-account-token' && (key === 'ca.crt' || key === 'service-ca.crt'))) return 'kube-root-ca';
+  return '';
+}
+
+/** A subject without the `@<unix time>` a rotated signer's common name ends with. */
+function signerLineage(subject: string): string {
+  return subject.replace(/_?@\d{9,}/g, '');
+}
+
+/** One item per certificate, judged at the collection time. */
+export function certificateItems(bundles: readonly CertificateBundle[], collectedAt: number): CertificateItem[] {
+  const items: CertificateItem[] = [];
+  for (const bundle of bundles) {
+    bundle.certs.forEach((cert, index) => {
+      const expired = cert.notAfter <= collectedAt;
+      const lineage = signerLineage(cert.subject);
+      const superseded = bundle.certs.some((other) => other !== cert && signerLineage(other.subject) === lineage && other.notAfter > cert.notAfter && other.notAfter > collectedAt);
+      items.push({
+        kind: bundle.kind,
+        namespace: bundle.namespace,
+        name: bundle.name,
+        key: bundle.key,
+        type: bundle.type ?? '',
+        rotation: bundle.rotation,
+        index,
+        count: bundle.certs.length,
+        subject: cert.subject,
+        issuer: cert.issuer,
+        ca: cert.ca,
+        notBefore: new Date(cert.notBefore).toISOString(),
+        notAfter: new Date(cert.notAfter).toISOString(),
+        daysLeft: Math.round(((cert.notAfter - collectedAt) / DAY) * 10) / 10,
+        validityDays: Math.round(((cert.notAfter - cert.notBefore) / DAY) * 10) / 10,
+        expired,
+        superseded,
+        file: bundle.file,
+        object: { kind: bundle.kind, namespace: bundle.namespace, name: bundle.name },
+      });
+    });
+  }
+  return items;
+}
