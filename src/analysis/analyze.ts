@@ -104,7 +104,7 @@ export async function analyzeInput(input: string, options: AnalyzeOptions): Prom
   if (clusters.length > 1) throw new InputError(severalClusters(input, clusters, source.container === 'directory'));
   const gathered = facts.facts();
   // Before the rules finish: the update's health insights are a fact they read.
-  gathered.certificates = certificates.result();
+  gathered.certificates = certificates?.result();
   gathered.summary = clusterSummary({ state: state.state(), cluster: gathered.cluster, history: gathered.history, collectedAt: gathered.collectedAt, alerts: gathered.alerts });
   if (problems.truncatedAt !== undefined) engine?.truncated(problems.truncatedAt);
   const archiveMetrics = metrics?.metrics();

@@ -45,8 +45,8 @@ export interface AnalysisConsumers {
   timeline: TimelineSourcesCollector;
   /** What the cluster summary is made of. */
   state: ClusterStateCollector;
-  /** The certificates of ConfigMaps and Secrets (fact `certificates`). */
-  certificates: CertificateCollector;
+  /** The certificates of ConfigMaps and Secrets (fact `certificates`), when a rule reads them. */
+  certificates?: CertificateCollector | undefined;
   engine?: RuleEngine | undefined;
   inventory?: InventoryCollector | undefined;
   digest?: DigestCollector | undefined;
@@ -61,13 +61,18 @@ export function analysisConsumers(options: ConsumerOptions, rules: readonly Rule
   const inventory = options.inventory ? new InventoryCollector() : undefined;
   const timeline = new TimelineSourcesCollector();
   const state = new ClusterStateCollector();
-  const certificates = new CertificateCollector();
+  // Reading every ConfigMap's and Secret's certificates is costly: only when a rule reads them.
+  const certificates = rules?.some(readsCertificates) ? new CertificateCollector() : undefined;
   const digest = options.digest ? new DigestCollector(options.maxLineBytes) : undefined;
   const metrics = options.metrics ? new MetricsCollector(options.metrics) : undefined;
   const logs = new BareLogRecogniser(options.bareInput);
   const clusterRoots = new ClusterRoots();
-  const all: EntryConsumer[] = [logs, clusterRoots, facts, timeline, state, certificates, ...(engine ? [engine] : []), ...(inventory ? [inventory] : []), ...(digest ? [digest] : []), ...(metrics ? [metrics] : [])];
+  const all: EntryConsumer[] = [logs, clusterRoots, facts, timeline, state, ...(certificates ? [certificates] : []), ...(engine ? [engine] : []), ...(inventory ? [inventory] : []), ...(digest ? [digest] : []), ...(metrics ? [metrics] : [])];
   return { logs, clusterRoots, facts, timeline, state, certificates, engine, inventory, digest, metrics, all };
+}
+
+function readsCertificates(rule: Rule): boolean {
+  return rule.signals.some((signal) => signal.type === 'fact' && signal.fact === 'certificates');
 }
 
 /** What a worker thread builds its consumers from. */

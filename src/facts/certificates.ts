@@ -16,9 +16,11 @@
  *   `openshift-config-managed/trusted-ca-bundle`, and copies operators make of it without the label
  *   (cluster-monitoring-operator's `<component>-trusted-ca-bundle-<hash>`): a bundle of 50 or more
  *   certificates, nine in ten of them self-signed, is taken for an OS root store (some old roots are
- *   v1 certificates without a CA flag); an expired public root in one is harmless;
+ *   v1 certificates without a CA flag); an expired public root in one is harmless. The labelled
+ *   copies are not read at all (every namespace that asks gets one; the proxy's own CA is read
+ *   where the user put it, `user-ca-bundle` in openshift-config);
  * - `kube-root-ca`: the `kube-root-ca.crt` ConfigMap kube-controller-manager publishes in every
- *   namespace, and the `ca.crt` / `service-ca.crt` copies in service-account token Secrets;
+ *   namespace (the copies in service-account token Secrets are not read);
  * - `static-pod-revision`: a copy kept for a static-pod revision (owned by `revision-status-<n>`);
  *   only the newest revision is in use.
  * Anything else is `''`: nothing in the archive says the platform renews it.
@@ -28,6 +30,10 @@ import { detachData } from '../core/detach.js';
 import { RecordingConsumer, type Need } from '../ingest/consumer.js';
 import type { ClassifiedEntry } from '../layout/types.js';
 import type { K8sObject } from '../parsers/k8s.js';
+import { parseYamlItems } from '../parsers/yaml.js';
+import { parseJsonTextItems } from '../parsers/json.js';
+import { listItemRanges, listItemText } from '../parsers/yaml-list-items.js';
+import { Problems } from '../core/problems.js';
 import type { Pick } from '../parsers/yaml-block.js';
 import { arrayAt, isRecord, stringAt } from './internal.js';
 
@@ -103,30 +109,92 @@ const PICK: Pick = (() => {
   return { ...item, items: item };
 })();
 
+/**
+ * `-----BEGIN CERTIFICATE-----` as a Secret's base64 holds it, at each of the three alignments
+ * it can start at (a `tls.crt` may open with `Bag Attributes` lines before its first block):
+ * the characters that depend on the header alone.
+ */
+const PEM_HEADER = '-----BEGIN CERTIFICATE-----';
+const BASE64_HEADERS = [0, 1, 2].map((offset) => {
+  const encoded = Buffer.from('\0'.repeat(offset) + PEM_HEADER).toString('base64');
+  const firstWhole = offset === 0 ? 0 : 4; // the group holding padding bytes depends on them
+  return encoded.slice(firstWhole, Math.floor((offset + PEM_HEADER.length) / 3) * 4);
+});
+
+/**
+ * Whether an object's bytes may hold a certificate the fact keeps: a PEM block (a Secret's in
+ * base64), in an object that is neither a copy of the network operator's trust bundle nor a
+ * service account's token Secret (both skipped by `certificateBundles` once parsed, told here
+ * from the object's own lines: its top-level keys `margin` spaces in, two for a List's item).
+ * oc writes keys in order, `data` first and `metadata`, `type` last: the marks are looked for
+ * from the end, the certificate from the start.
+ */
+function worthParsing(bytes: Buffer, resource: string, margin: number): boolean {
+  const headers = resource === 'secrets' ? BASE64_HEADERS : [PEM_HEADER];
+  if (!headers.some((header) => bytes.includes(header))) return false;
+  const indent = ' '.repeat(margin);
+  const marks = [
+    `\n${indent}type: kubernetes.io/service-account-token`,
+    `\n${indent}type: "kubernetes.io/service-account-token"`,
+    `\n${indent}    config.openshift.io/inject-trusted-cabundle:`,
+    `\n${indent}    "config.openshift.io/inject-trusted-cabundle":`,
+  ];
+  return !marks.some((mark) => bytes.lastIndexOf(mark) >= 0);
+}
+
 type Record_ = { key: string; bundle: CertificateBundle } | { read: true };
 
 /** ConfigMaps and Secrets, read for their certificates. */
 export class CertificateCollector extends RecordingConsumer<Record_> {
   private readonly bundles = new Map<string, CertificateBundle>();
   private read = false;
+  /** Certificates by PEM text: the platform copies its bundles into every namespace (a trust bundle of ~140 roots into dozens). */
+  private readonly parsed = new Map<string, CertificateInfo | undefined>();
 
+  /** The text of the file being read. */
+  private chunks: Buffer[] = [];
+
+  // Read as text, not as objects: most of these files' bytes are copies of the same bundles
+  // (the network operator's trust bundle in dozens of namespaces, the CAs in every service
+  // account's token Secret), and an item is parsed only when its text may hold a certificate
+  // the fact keeps (see `worthParsing`).
   need(entry: ClassifiedEntry): Need | undefined {
     if (entry.kind !== 'list' && entry.kind !== 'namespaced-object') return undefined;
     if ((entry.group ?? 'core') !== 'core') return undefined;
-    return entry.resource === 'configmaps' || entry.resource === 'secrets' ? { objects: PICK } : undefined;
+    return entry.resource === 'configmaps' || entry.resource === 'secrets' ? { text: true } : undefined;
   }
 
-  object(object: K8sObject, entry: ClassifiedEntry): void {
-    if (object.kind !== 'ConfigMap' && object.kind !== 'Secret') return;
+  text(chunk: Buffer): void {
+    this.chunks.push(chunk);
+  }
+
+  endText(entry: ClassifiedEntry): void {
+    const bytes = Buffer.concat(this.chunks);
+    this.chunks = [];
     this.record({ read: true });
-    for (const bundle of certificateBundles(object, entry.path, entry.namespace)) {
-      this.record({ key: `${bundle.kind}/${bundle.namespace}/${bundle.name}/${bundle.key}`, bundle });
+    // A JSON List (gather-extra) is parsed whole; a YAML one item by item.
+    const ranges = entry.format === 'json' ? undefined : listItemRanges(bytes);
+    const margin = ranges ? 2 : 0;
+    for (const range of ranges ?? [[0, bytes.length] as const]) {
+      if (!worthParsing(bytes.subarray(range[0], range[1]), entry.resource ?? '', margin)) continue;
+      const problems = new Problems();
+      const parsed =
+        entry.format === 'json'
+          ? parseJsonTextItems(bytes.toString('utf8'), entry.path, problems)
+          : parseYamlItems(ranges ? listItemText(bytes, range) : bytes.toString('utf8'), entry.path, problems, { pick: PICK });
+      for (const { object } of parsed) {
+        if (object.kind !== 'ConfigMap' && object.kind !== 'Secret') continue;
+        for (const bundle of certificateBundles(object, entry.path, entry.namespace, this.parsed)) {
+          this.record({ key: `${bundle.kind}/${bundle.namespace}/${bundle.name}/${bundle.key}`, bundle });
+        }
+      }
     }
   }
 
   protected add(record: Record_): void {
     if ('read' in record) this.read = true;
-    else this.bundles.set(record.key, detachData(record.bundle));
+    // Its certificates' fields are Node's own strings, shared between the bundle's copies: only the bundle's own are detached.
+    else this.bundles.set(record.key, { ...detachData({ ...record.bundle, certs: [] }), certs: record.bundle.certs });
   }
 
   /** Undefined when the archive held no ConfigMap or Secret at all. */
@@ -137,11 +205,19 @@ export class CertificateCollector extends RecordingConsumer<Record_> {
 }
 
 /** The PEM certificates of one ConfigMap or Secret, one bundle per data key. */
-export function certificateBundles(object: K8sObject, file: string, namespace?: string): CertificateBundle[] {
+export function certificateBundles(
+  object: K8sObject,
+  file: string,
+  namespace?: string,
+  parsed: Map<string, CertificateInfo | undefined> = new Map(),
+): CertificateBundle[] {
   const data = (object as { data?: unknown }).data;
   if (!isRecord(data)) return [];
   const kind = object.kind === 'Secret' ? 'Secret' : 'ConfigMap';
   const type = kind === 'Secret' ? stringAt(object, 'type') : undefined;
+  // A service account's token Secret holds copies of kube-root-ca.crt and the service CA, both read
+  // as ConfigMaps: a namespace has dozens of them, nine in ten of a must-gather's Secret bytes.
+  if (type === 'kubernetes.io/service-account-token') return [];
   const out: CertificateBundle[] = [];
   for (const [key, value] of Object.entries(data)) {
     if (typeof value !== 'string') continue;
@@ -151,10 +227,15 @@ export function certificateBundles(object: K8sObject, file: string, namespace?: 
       text = Buffer.from(value, 'base64').toString('latin1');
     }
     if (!text.includes('-----BEGIN CERTIFICATE-----')) continue;
+    const rotation = rotationOf(object, kind);
+    // The network operator's bundle (the OS's public roots and the proxy's CA), copied into every
+    // namespace that asks for it: the copies are not read (the proxy's CA is read in openshift-config).
+    if (rotation === 'trusted-ca-injection') continue;
     const certs: CertificateInfo[] = [];
     let unreadable = 0;
     for (const pem of (text.match(PEM) ?? []).slice(0, MAX_CERTS)) {
-      const cert = parseCertificate(pem);
+      if (!parsed.has(pem)) parsed.set(pem, parseCertificate(pem));
+      const cert = parsed.get(pem);
       if (cert) certs.push(cert);
       else unreadable++;
     }
@@ -165,7 +246,7 @@ export function certificateBundles(object: K8sObject, file: string, namespace?: 
       name: object.metadata?.name ?? '',
       key,
       type,
-      rotation: certs.length >= ROOT_STORE_MIN && certs.filter((c) => c.subject === c.issuer).length >= 0.9 * certs.length ? 'trusted-ca-injection' : rotationOf(object, kind, type, key),
+      rotation: certs.length >= ROOT_STORE_MIN && certs.filter((c) => c.subject === c.issuer).length >= 0.9 * certs.length ? 'trusted-ca-injection' : rotation,
       certs,
       unreadable,
       file,
@@ -191,7 +272,7 @@ function oneLine(name: string): string {
   return name.split('\n').filter(Boolean).reverse().join(', ');
 }
 
-function rotationOf(object: K8sObject, kind: string, type: string | undefined, key: string): CertificateRotation {
+function rotationOf(object: K8sObject, kind: string): CertificateRotation {
   const annotations = object.metadata?.annotations ?? {};
   const labels = object.metadata?.labels ?? {};
   const name = object.metadata?.name ?? '';
@@ -209,7 +290,7 @@ function rotationOf(object: K8sObject, kind: string, type: string | undefined, k
     return 'service-ca';
   }
   if ('config.openshift.io/inject-trusted-cabundle' in labels || (namespace === 'openshift-config-managed' && name === 'trusted-ca-bundle')) return 'trusted-ca-injection';
-  if ((kind === 'ConfigMap' && name === 'kube-root-ca.crt') || (type === 'kubernetes.io/service-account-token' && (key === 'ca.crt' || key === 'service-ca.crt'))) return 'kube-root-ca';
+  if (kind === 'ConfigMap' && name === 'kube-root-ca.crt') return 'kube-root-ca';
   return '';
 }
 
