@@ -1,3 +1,4 @@
+import { RE2JS } from '@bufbuild/re2';
 import { celEnv, celFunc, celList, celMap, CelScalar, parse, plan, isCelError, type CelInput } from '@bufbuild/cel';
 import { quantityValue } from '../parsers/quantity.js';
 import { buildDateOf, compareVersions, satisfiesRange, isYStreamChange, minorOf } from '../facts/version.js';
@@ -16,7 +17,21 @@ import { buildDateOf, compareVersions, satisfiesRange, isYStreamChange, minorOf 
  *                              quantity(q).asApproximateFloat(); an error (false) when not one
  */
 const S = CelScalar.STRING;
+/**
+ * `matches` with each pattern compiled once: CEL's own compiles its RE2 pattern on every call,
+ * most of the cost of a rule whose `where` matches a condition message on every object.
+ */
+const compiledPatterns = new Map<string, RE2JS>();
+const re2 = {
+  compile(pattern: string): RE2JS {
+    let compiled = compiledPatterns.get(pattern);
+    if (!compiled) compiledPatterns.set(pattern, (compiled = RE2JS.compile(pattern)));
+    return compiled;
+  },
+};
+
 const env = celEnv({
+  re2,
   funcs: [
     celFunc('versionInRange', [S, S], CelScalar.BOOL, (v, range) => satisfiesRange(v, range)),
     celFunc('versionCompare', [S, S], CelScalar.INT, (a, b) => BigInt(compareVersions(a, b))),
