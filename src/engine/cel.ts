@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { fromBinary } from '@bufbuild/protobuf';
+import { ParsedExprSchema } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
 import { RE2JS } from '@bufbuild/re2';
 import { celEnv, celFunc, celList, celMap, CelScalar, parse, plan, isCelError, type CelInput } from '@bufbuild/cel';
 import { quantityValue } from '../parsers/quantity.js';
@@ -98,12 +101,30 @@ export type CelExpr = NonNullable<ParsedExpr['expr']>;
 /** Parsed expressions by text: a program's compile and the literals it requires parse it once. */
 const parsed = new Map<string, ParsedExpr>();
 
+/**
+ * The pack's expressions parsed at build time (`scripts/cel-parsed.mjs`): base64 of each tree's
+ * protobuf encoding, by text. Absent in the single-file build and from the TypeScript sources.
+ */
+let prebuilt: Record<string, string> | undefined;
+
+function prebuiltTree(expression: string): ParsedExpr | undefined {
+  if (prebuilt === undefined) {
+    try {
+      prebuilt = JSON.parse(readFileSync(new URL('./cel-parsed.json', import.meta.url), 'utf8')) as Record<string, string>;
+    } catch {
+      prebuilt = {};
+    }
+  }
+  const encoded = prebuilt[expression];
+  return encoded === undefined ? undefined : (fromBinary(ParsedExprSchema, Buffer.from(encoded, 'base64')) as ParsedExpr);
+}
+
 /** The syntax tree of an expression (throws CelCompileError on a syntax error). */
 export function parseCel(expression: string): ParsedExpr {
   let tree = parsed.get(expression);
   if (!tree) {
     try {
-      tree = parse(expression);
+      tree = prebuiltTree(expression) ?? parse(expression);
     } catch (err) {
       throw new CelCompileError(`CEL: ${(err as Error).message.split('\n', 1)[0]}`);
     }
