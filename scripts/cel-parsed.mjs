@@ -34,7 +34,13 @@ function wheres(node, out) {
 }
 
 const expressions = new Set();
-for (const file of ruleFiles(rulesDir)) wheres(yaml.load(readFileSync(file, 'utf8'), { schema: yaml.JSON_SCHEMA }), expressions);
+for (const file of ruleFiles(rulesDir)) {
+  try {
+    wheres(yaml.load(readFileSync(file, 'utf8'), { schema: yaml.JSON_SCHEMA }), expressions);
+  } catch {
+    // A file that does not load is `rules lint`'s to report; its expressions are parsed at run time.
+  }
+}
 const trees = {};
 for (const expression of [...expressions].sort()) {
   try {

@@ -109,8 +109,8 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     for (const [reason, states] of this.eventStatesByReason) states.push(...this.eventStates.filter((state) => reasonsOf.get(state)?.includes(reason) ?? true));
     for (const state of this.resourceStates) {
       const signal = state.signal as ResourceSignal;
-      pushTo(this.resourceStatesByKind, signal.kind, state);
-      pushTo(this.resourceStatesByResource, signal.resource, state);
+      for (const kind of signal.kinds) pushTo(this.resourceStatesByKind, kind, state);
+      for (const resource of signal.resources) pushTo(this.resourceStatesByResource, resource, state);
     }
   }
 
@@ -381,7 +381,7 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     for (const state of this.states) {
       if (state.signal.type === 'fact') this.evaluateFact(state, facts);
       else if (state.signal.type === 'resource' && state.signal.age) state.items = state.items.filter((item) => ageHolds(state.signal as ResourceSignal, item.time, facts.collectedAt));
-      else if (state.signal.type === 'event' && state.signal.afterInstall) state.items = state.items.filter((item) => firstSeenAfter(item.data, facts.history?.install?.completionTime));
+      else if (state.signal.type === 'event' && state.signal.afterInstall) state.items = state.items.filter((item) => seenAfterInstall(item.data, facts.history?.install?.completionTime));
     }
     const result: EngineResult = { findings: [], notChecked: [], checkedInPart: [], passed: [], diagnosis: { roots: [], cyclesBroken: [] } };
     // `oc adm inspect` holds only what it was asked for: a signal of one namespace saw nothing of
@@ -581,11 +581,17 @@ function ageHolds(signal: ResourceSignal, since: number | undefined, collectedAt
   return true;
 }
 
-/** Whether an event was first seen after `installed` (epoch ms); true when either time is unknown. */
-function firstSeenAfter(event: unknown, installed: number | undefined): boolean {
-  const first = installed === undefined || event === undefined ? undefined : eventTimes(event as K8sObject).first;
-  return first === undefined || installed === undefined || first > installed;
+/** Whether an event counts after the install completed at `installed` (epoch ms); true when either time is unknown. */
+function seenAfterInstall(event: unknown, installed: number | undefined): boolean {
+  if (installed === undefined || event === undefined) return true;
+  const { first, last } = eventTimes(event as K8sObject);
+  if (first === undefined || first > installed) return true;
+  // Begun while the cluster assembled itself, but still repeating well after: no install noise.
+  return last !== undefined && last - installed >= STILL_REPEATING_AFTER_INSTALL_MS;
 }
+
+/** How long after the install completed an event begun during it must still repeat to count (operators settle within minutes). */
+const STILL_REPEATING_AFTER_INSTALL_MS = 15 * 60_000;
 
 /**
  * Every match of the regex over the field's values; each named group's distinct values joined
@@ -792,7 +798,7 @@ function notGatheredPart(state: SignalState): string | undefined {
   if (signal.type === 'event' && signal.namespace !== undefined) return undefined;
   if (signal.type === 'log' && signal.files.every((f) => f.namespace !== undefined || f.bare)) return undefined;
   const namespaces = [...state.gathered].filter((n) => n !== '').sort();
-  const what = signal.type === 'resource' ? `${signal.kind} objects` : signal.type === 'event' ? 'events' : 'logs';
+  const what = signal.type === 'resource' ? `${signal.kinds.join(', ')} objects` : signal.type === 'event' ? 'events' : 'logs';
   if (namespaces.length === 0) return `${what} other than those gathered may exist`;
   const shown = namespaces.length > 3 ? `${namespaces.slice(0, 3).join(', ')} and ${namespaces.length - 3} more` : namespaces.join(', ');
   return `${what} of namespaces other than ${shown} were not gathered`;
@@ -842,7 +848,7 @@ function missingWhat(signal: Signal, facts: EngineFacts): string {
       return `logs${marker} (${scopes})`;
     }
     case 'resource':
-      return `${signal.kind} objects (${signal.group || 'core'}/${signal.resource}${signal.namespace !== undefined ? ` in namespace ${signal.namespace}` : ''})`;
+      return `${signal.kinds.join(', ')} objects (${signal.resources.map((resource) => `${signal.group || 'core'}/${resource}`).join(', ')}${signal.namespace !== undefined ? ` in namespace ${signal.namespace}` : ''})`;
     case 'event':
       return signal.namespace !== undefined ? `events of namespace ${signal.namespace}` : 'events';
     case 'fact':
@@ -884,7 +890,7 @@ function selects(selectors: readonly LogSelector[], entry: ClassifiedEntry, bare
 
 function holdsResource(entry: ClassifiedEntry, signal: ResourceSignal): boolean {
   const group = entry.group === undefined || entry.group === 'core' ? '' : entry.group;
-  return entry.resource === signal.resource && group === signal.group;
+  return entry.resource !== undefined && signal.resources.includes(entry.resource) && group === signal.group;
 }
 
 function isEventFile(entry: ClassifiedEntry): boolean {

@@ -125,7 +125,7 @@ interface RawSignal {
   log?: { files: Record<string, string | boolean>[]; regex: string; literal?: string | string[]; level?: string | string[]; ignoreCase?: boolean; presence?: string };
   resource?: {
     group?: string;
-    kind: string;
+    kind: string | string[];
     resource?: string;
     namespace?: string;
     name?: string;
@@ -254,12 +254,17 @@ export function loadRuleText(
       if (r.since !== undefined && !sincePath) continue;
       const age = r.age && evidenceAge([...base, 'resource', 'age'], r.age, r.since !== undefined);
       if (r.age && !age) continue;
+      const kinds = typeof r.kind === 'string' ? [r.kind] : r.kind;
+      if (r.resource !== undefined && kinds.length > 1) {
+        at([...base, 'resource', 'resource'], 'resource (a plural) names the files of one kind: with several kinds, leave it out');
+        continue;
+      }
       signals.push({
         type: 'resource',
         name,
         group: r.group === undefined || r.group === 'core' ? '' : r.group,
-        kind: r.kind,
-        resource: r.resource ?? pluralOf(r.kind),
+        kinds,
+        resources: r.resource !== undefined ? [r.resource] : kinds.map(pluralOf),
         namespace: r.namespace,
         objectName: r.name,
         where,

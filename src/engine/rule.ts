@@ -94,9 +94,10 @@ export interface LogSignal extends SignalBase {
 export interface ResourceSignal extends SignalBase {
   type: 'resource';
   group: string;
-  kind: string;
-  /** Plural resource, as the archive's folders and file names carry it. */
-  resource: string;
+  /** The kinds it reads (several: kinds of the one group). */
+  kinds: readonly string[];
+  /** Their plural resources, as the archive's folders and file names carry them. */
+  resources: readonly string[];
   namespace: string | undefined;
   objectName: string | undefined;
   where: CelProgram | undefined;
@@ -133,7 +134,8 @@ export interface EventSignal extends SignalBase {
   /**
    * Keeps only events first seen after the cluster finished installing (its install's completion
    * in the ClusterVersion history): operators repeat errors while the cluster assembles itself, as
-   * origin's pathological-event test knows. Kept when that time is unknown.
+   * origin's pathological-event test knows; or still seen 15 minutes or more after it (not settled
+   * with the install). Kept when that time is unknown.
    */
   afterInstall: boolean;
   /** Only events that happened more than this many times (`count`, or `series.count`): checked before `where`. */

@@ -33,7 +33,7 @@ function readsOf(rule: Rule): string {
 function describeSignal(signal: Signal): string {
   switch (signal.type) {
     case 'resource':
-      return `${signal.kind}${signal.namespace ? ` in ${signal.namespace}` : ''}`;
+      return `${signal.kinds.join(', ')}${signal.namespace ? ` in ${signal.namespace}` : ''}`;
     case 'event':
       return `events${signal.reason ? ` ${plainPattern(signal.reason.source)}` : ''}${signal.namespace ? ` in ${signal.namespace}` : ''}`;
     case 'fact':
