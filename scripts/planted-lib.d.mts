@@ -35,7 +35,7 @@ export interface CaseResult {
 export const REPO: string;
 export const CASES_DIR: string;
 export const BASE_ARCHIVE: string;
-export function sharedPath(sub: string): string | undefined;
+export { sharedPath } from "./shared-data.mjs";
 export function loadCases(dir?: string): PlantedCase[];
 export function timeOf(expr: string, t0: number, tRep?: number): number;
 export function formatTime(ms: number, format?: string): string;

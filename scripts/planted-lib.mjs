@@ -19,17 +19,9 @@ const CLI = join(REPO, 'dist/cli/main.js');
 export const BASE_ARCHIVE = 'samples-real/must-gather-aws.tar.xz';
 const SEVERITY = { info: 0, warning: 1, error: 2, critical: 3 };
 
-/** `shared/<sub>` beside the repository or one of its parents (as test/helpers/shared-data.ts). */
-export function sharedPath(sub) {
-  let dir = REPO.replace(/\/$/, '');
-  for (;;) {
-    const candidate = join(dirname(dir), 'shared', sub);
-    if (existsSync(candidate)) return candidate;
-    const parent = dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
-  }
-}
+import { sharedPath } from './shared-data.mjs';
+
+export { sharedPath };
 
 // ---------------------------------------------------------------------------------------------
 // Cases

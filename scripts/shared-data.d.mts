@@ -1,0 +1,2 @@
+/** Types of shared-data.mjs. */
+export function sharedPath(sub: string): string | undefined;
