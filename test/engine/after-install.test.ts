@@ -1,9 +1,12 @@
+import { cpSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { analyzeInput } from '../../src/analysis/analyze.js';
 import { DEFAULT_LIMITS } from '../../src/core/limits.js';
 import { loadRuleText } from '../../src/engine/load.js';
 import type { Rule } from '../../src/engine/rule.js';
+import { tempDir } from '../helpers/archives.js';
 
 const FIXTURES = fileURLToPath(new URL('../../rules/workloads/events-pathological.fixtures/', import.meta.url));
 
@@ -25,17 +28,30 @@ message: "{{#each evidence}}{{this.reason}} {{/each}}"
 }
 
 async function reasons(input: string, afterInstall: boolean): Promise<string[] | undefined> {
-  const analysis = await analyzeInput(FIXTURES + input, { limits: DEFAULT_LIMITS, rules: [repeatedRule(afterInstall)] });
+  const analysis = await analyzeInput(isAbsolute(input) ? input : FIXTURES + input, { limits: DEFAULT_LIMITS, rules: [repeatedRule(afterInstall)] });
   const finding = analysis.result!.findings[0];
   return finding?.message.trim().split(' ').sort();
 }
 
 describe('event signal afterInstall', () => {
   it('drops events first seen before the install completed (9 of the real archive repeated at install), keeps later ones', async () => {
-    expect(await reasons('quiet-install-time-benign-and-under/input', false)).toHaveLength(11);
-    expect(await reasons('quiet-install-time-benign-and-under/input', true)).toEqual(['BackOff', 'Unhealthy']);
+    expect(await reasons('quiet-install-time-benign-and-under/input', false)).toHaveLength(12);
+    expect(await reasons('quiet-install-time-benign-and-under/input', true)).toEqual(['BackOff', 'Unhealthy', 'WaitForFirstConsumer']);
     // MissingVersion began at 09:18:58, before the install completed at 09:45:28; Failed happened 20 times only.
     expect(await reasons('fires-after-install/input', true)).toEqual(['BackOff', 'ConfigMissing', 'FailedCreatePodSandBox', 'Unhealthy']);
     expect(await reasons('fires-after-install/input', false)).toContain('MissingVersion');
+  });
+
+  it('keeps an event begun while the cluster installed that still repeats 15 minutes after, drops one that settled with it', async () => {
+    // The fixture's install completed at 09:45:28.
+    const input = join(tempDir(), 'mg');
+    cpSync(FIXTURES + 'not-checked-no-events/input', input, { recursive: true });
+    const root = readdirSync(input).map((d) => join(input, d, readdirSync(join(input, d))[0]!))[0]!;
+    mkdirSync(join(root, 'namespaces/shop/core'), { recursive: true });
+    const event = (reason: string, last: string): string =>
+      `- apiVersion: v1\n  count: 40\n  firstTimestamp: '2021-08-03T09:31:00Z'\n  lastTimestamp: '${last}'\n  involvedObject: {kind: Pod, name: cart-${reason.toLowerCase()}, namespace: shop}\n  kind: Event\n  message: ${reason} demo\n  metadata: {name: cart.${reason.toLowerCase()}, namespace: shop}\n  reason: ${reason}\n  type: Warning\n`;
+    writeFileSync(join(root, 'namespaces/shop/core/events.yaml'), `apiVersion: v1\nitems:\n${event('StillFailing', '2021-08-03T10:02:00Z')}${event('Settled', '2021-08-03T09:52:00Z')}kind: List\n`);
+    expect(await reasons(input, true)).toEqual(['StillFailing']);
+    expect(await reasons(input, false)).toEqual(['Settled', 'StillFailing']);
   });
 });

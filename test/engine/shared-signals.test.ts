@@ -51,7 +51,7 @@ condition: recent and not updating
     expect(updating).toMatchObject({ type: 'fact', name: 'updating', fact: 'cluster' });
     expect(updating.where).toBeDefined();
     // The override's fields, and the shared signal's others (kind, since, where, match) kept.
-    expect(recent).toMatchObject({ type: 'resource', name: 'recent', kind: 'ClusterOperator', objectName: 'etcd', age: { underMs: 300_000 } });
+    expect(recent).toMatchObject({ type: 'resource', name: 'recent', kinds: ['ClusterOperator'], objectName: 'etcd', age: { underMs: 300_000 } });
     expect(recent.age?.atLeastMs).toBeUndefined();
     expect(recent.since).toBeDefined();
     expect(recent.where).toBeDefined();
@@ -88,7 +88,7 @@ condition: recent and not updating
       ['updating', 'fact'],
       ['pods', 'resource'],
     ]);
-    expect(loaded.rules[0]!.signals[1]).toMatchObject({ kind: 'Pod', namespace: 'my-app' });
+    expect(loaded.rules[0]!.signals[1]).toMatchObject({ kinds: ['Pod'], namespace: 'my-app' });
   });
 
   it('a shared name defined twice, or a shared file the schema refuses, is an issue of that file', () => {
