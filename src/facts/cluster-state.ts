@@ -209,11 +209,13 @@ export class ClusterStateCollector extends RecordingConsumer<StateRecord> {
     this.etcdText = '';
   }
 
+  // The first copy of an object read wins, as for the rules and the facts (its own file, in a
+  // directory read in name order; else whichever of it and its List's copy came first).
   protected add(record: StateRecord): void {
-    if ('operator' in record) this.operators.set(record.key, detachData(record.operator));
-    else if ('node' in record) this.nodes.set(record.key, detachData(record.node));
-    else if ('pool' in record) this.pools.set(record.key, detachData(record.pool));
-    else if ('pod' in record) this.pods.set(record.key, detachData(record.pod));
+    if ('operator' in record) setFirst(this.operators, record.key, record.operator);
+    else if ('node' in record) setFirst(this.nodes, record.key, record.node);
+    else if ('pool' in record) setFirst(this.pools, record.key, record.pool);
+    else if ('pod' in record) setFirst(this.pods, record.key, record.pod);
     else if ('machineConfig' in record) {
       this.machineConfigsRead = true;
       if (record.version !== undefined) this.machineConfigVersions[record.machineConfig] = detachData(record.version);
@@ -374,4 +376,8 @@ function pickConditions(all: ConditionMap, types: readonly string[]): ConditionM
     if (c !== undefined) out[type] = c;
   }
   return out;
+}
+
+function setFirst<T extends object>(map: Map<string, T>, key: string, value: T): void {
+  if (!map.has(key)) map.set(key, detachData(value));
 }

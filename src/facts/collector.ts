@@ -99,11 +99,14 @@ export class FactsCollector implements ParallelConsumer<FactsTaken> {
       (this.alerts ??= []).push(...alertsOf(object, entry.path));
       return;
     }
+    // The first copy read wins, as for the rules (must-gather writes each twice, in its own file
+    // and in the List, and a directory is read in name order: the own file first).
     if (object.kind === 'ClusterVersion' && (object.metadata?.name ?? 'version') === 'version') {
+      if (this.clusterVersion) return;
       this.clusterVersion = object;
       this.clusterVersionFile = entry.path;
     } else if (object.kind === 'Infrastructure' && (object.metadata?.name ?? 'cluster') === 'cluster') {
-      this.infrastructure = object;
+      this.infrastructure ??= object;
     } else if (object.kind === 'InsightsOperator' && (object.metadata?.name ?? 'cluster') === 'cluster') {
       this.insights = insightsRecommendations(object, entry.path) ?? this.insights;
     }
@@ -164,13 +167,13 @@ export class FactsCollector implements ParallelConsumer<FactsTaken> {
     return taken;
   }
 
-  /** The last ClusterVersion and Infrastructure read win, as when read here. */
+  /** The first ClusterVersion and Infrastructure read win, as when read here. */
   mergeEntry(taken: FactsTaken): void {
-    if (taken.clusterVersion) {
+    if (taken.clusterVersion && !this.clusterVersion) {
       this.clusterVersion = taken.clusterVersion.object;
       this.clusterVersionFile = taken.clusterVersion.file;
     }
-    if (taken.infrastructure) this.infrastructure = taken.infrastructure;
+    this.infrastructure ??= taken.infrastructure;
     this.timestamps.push(...taken.timestamps);
     this.pods.push(...taken.pods);
     if (taken.alerts) (this.alerts ??= []).push(...taken.alerts);
