@@ -37,6 +37,25 @@ hb.registerHelper('within', (time: unknown, from: unknown, to: unknown) => {
   if (typeof time !== 'number' || typeof from !== 'number' || time < from) return false;
   return typeof to !== 'number' || time <= to;
 });
+// Bytes in binary units (`7.60 GiB`, `110.5 MiB`), as etcdctl's table and the OpenShift docs give database sizes.
+hb.registerHelper('bytes', (n: unknown) => {
+  const value = Number(n);
+  if (!Number.isFinite(value)) return 'an unknown size';
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let scaled = value;
+  let unit = 0;
+  while (Math.abs(scaled) >= 1024 && unit < units.length - 1) {
+    scaled /= 1024;
+    unit++;
+  }
+  return unit === 0 ? `${value} B` : `${scaled.toFixed(2)} ${units[unit]}`;
+});
+// `part` as a percentage of `whole`, one decimal (`95.0`).
+hb.registerHelper('percent', (part: unknown, whole: unknown) => {
+  const a = Number(part);
+  const b = Number(whole);
+  return Number.isFinite(a) && Number.isFinite(b) && b !== 0 ? ((a / b) * 100).toFixed(1) : '?';
+});
 hb.registerHelper('includes', (list: unknown, value: unknown) => Array.isArray(list) && list.includes(value));
 hb.registerHelper('unique', (list: unknown, key: unknown) => {
   if (!Array.isArray(list)) return [];
