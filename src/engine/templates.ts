@@ -38,7 +38,7 @@ hb.registerHelper('within', (time: unknown, from: unknown, to: unknown) => {
   return typeof to !== 'number' || time <= to;
 });
 // Bytes in binary units (`7.60 GiB`, `110.5 MiB`), as etcdctl's table and the OpenShift docs give database sizes.
-hb.registerHelper('bytes', (n: unknown) => {
+hb.registerHelper('byteSize', (n: unknown) => {
   const value = Number(n);
   if (!Number.isFinite(value)) return 'an unknown size';
   const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
@@ -51,7 +51,7 @@ hb.registerHelper('bytes', (n: unknown) => {
   return unit === 0 ? `${value} B` : `${scaled.toFixed(2)} ${units[unit]}`;
 });
 // `part` as a percentage of `whole`, one decimal (`95.0`).
-hb.registerHelper('percent', (part: unknown, whole: unknown) => {
+hb.registerHelper('percentOf', (part: unknown, whole: unknown) => {
   const a = Number(part);
   const b = Number(whole);
   return Number.isFinite(a) && Number.isFinite(b) && b !== 0 ? ((a / b) * 100).toFixed(1) : '?';
