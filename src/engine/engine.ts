@@ -9,7 +9,7 @@ import { eventCount, eventTimes } from '../facts/events.js';
 import { factValue, factFile, describeMissingFact, MOMENT_FACTS, notGivenFor, type EngineFacts } from './facts-view.js';
 import { evaluateCondition, type SignalValues } from './condition.js';
 import { LogScanner, type CandidateLine } from './scan.js';
-import type { EventSignal, FactSignal, LogSelector, LogSignal, ResourceSignal, Rule, Signal } from './rule.js';
+import type { EventSignal, EvidenceAge, FactSignal, LogSelector, LogSignal, ResourceSignal, Rule, Signal } from './rule.js';
 import { findingId, type CheckedInPart, type DataNotGiven, type Evidence, type Finding, type NotChecked, type Passed } from './findings.js';
 import { fieldValues, type FieldPath } from './field-path.js';
 import { joinFindings, objectKey, type Diagnosis, type FindingPart, type LinkSubject, type ObjectRef, type TimeWindow } from './diagnosis.js';
@@ -380,8 +380,12 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
   finish(facts: EngineFacts): EngineResult {
     for (const state of this.states) {
       if (state.signal.type === 'fact') this.evaluateFact(state, facts);
-      else if (state.signal.type === 'resource' && state.signal.age) state.items = state.items.filter((item) => ageHolds(state.signal as ResourceSignal, item.time, facts.collectedAt));
-      else if (state.signal.type === 'event' && state.signal.afterInstall) state.items = state.items.filter((item) => seenAfterInstall(item.data, facts.history?.install?.completionTime));
+      else if (state.signal.type === 'resource' && state.signal.age) state.items = state.items.filter((item) => ageHolds((state.signal as ResourceSignal).age, item.time, facts.collectedAt));
+      else if (state.signal.type === 'event') {
+        const signal = state.signal;
+        if (signal.afterInstall) state.items = state.items.filter((item) => seenAfterInstall(item.data, facts.history?.install?.completionTime));
+        if (signal.age) state.items = state.items.filter((item) => ageHolds(signal.age, item.time, facts.collectedAt));
+      }
     }
     const result: EngineResult = { findings: [], notChecked: [], checkedInPart: [], passed: [], diagnosis: { roots: [], cyclesBroken: [] } };
     // `oc adm inspect` holds only what it was asked for: a signal of one namespace saw nothing of
@@ -573,8 +577,8 @@ function ageAt(since: number | undefined, collectedAt: number | undefined): numb
 }
 
 /** Whether evidence that began at `since` has the signal's `age` at the collection time (see {@link EvidenceAge}). */
-function ageHolds(signal: ResourceSignal, since: number | undefined, collectedAt: number | undefined): boolean {
-  const { atLeastMs, underMs } = signal.age ?? {};
+function ageHolds(evidenceAge: EvidenceAge | undefined, since: number | undefined, collectedAt: number | undefined): boolean {
+  const { atLeastMs, underMs } = evidenceAge ?? {};
   const age = ageAt(since, collectedAt);
   if (atLeastMs !== undefined && age !== undefined && age < atLeastMs) return false;
   if (underMs !== undefined && (age === undefined || age >= underMs)) return false;

@@ -135,7 +135,7 @@ interface RawSignal {
     since?: string;
     age?: { atLeast?: string; under?: string };
   };
-  event?: { reason?: string; message?: string; literal?: string; namespace?: string; involvedKind?: string; involvedName?: string; where?: string; afterInstall?: boolean; countAbove?: number };
+  event?: { reason?: string; message?: string; literal?: string; namespace?: string; involvedKind?: string; involvedName?: string; where?: string; afterInstall?: boolean; countAbove?: number; age?: { atLeast?: string; under?: string } };
   fact?: { name: string; where?: string; summary?: string };
 }
 
@@ -277,6 +277,9 @@ export function loadRuleText(
       const e = spec.event;
       const where = e.where === undefined ? undefined : compile([...base, 'event', 'where'], () => cel(e.where!));
       if (e.where !== undefined && !where) continue;
+      // An event's time is when it was last seen.
+      const age = e.age && evidenceAge([...base, 'event', 'age'], e.age, true);
+      if (e.age && !age) continue;
       signals.push({
         type: 'event',
         name,
@@ -289,6 +292,7 @@ export function loadRuleText(
         where,
         afterInstall: e.afterInstall ?? false,
         countAbove: e.countAbove,
+        age,
       });
     } else if (spec.fact) {
       const f = spec.fact;

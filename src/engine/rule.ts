@@ -140,6 +140,8 @@ export interface EventSignal extends SignalBase {
   afterInstall: boolean;
   /** Only events that happened more than this many times (`count`, or `series.count`): checked before `where`. */
   countAbove: number | undefined;
+  /** Keeps only events last seen this long before the collection time (see {@link EvidenceAge}). */
+  age: EvidenceAge | undefined;
 }
 
 export interface FactSignal extends SignalBase {
