@@ -32,7 +32,7 @@ import type { ClassifiedEntry } from '../layout/types.js';
 import type { K8sObject } from '../parsers/k8s.js';
 import { parseYamlItems } from '../parsers/yaml.js';
 import { parseJsonTextItems } from '../parsers/json.js';
-import { listItemRanges, listItemText } from '../parsers/yaml-list-items.js';
+import { ListItemStream, listItemDocument } from '../parsers/yaml-list-items.js';
 import { Problems } from '../core/problems.js';
 import type { Pick } from '../parsers/yaml-block.js';
 import { arrayAt, isRecord, stringAt } from './internal.js';
@@ -151,42 +151,47 @@ export class CertificateCollector extends RecordingConsumer<Record_> {
   /** Certificates by PEM text: the platform copies its bundles into every namespace (a trust bundle of ~140 roots into dozens). */
   private readonly parsed = new Map<string, CertificateInfo | undefined>();
 
-  /** The text of the file being read. */
-  private chunks: Buffer[] = [];
+  /** The items of the file being read, as its bytes stream by. */
+  private items: { entry: ClassifiedEntry; stream: ListItemStream } | undefined;
 
   // Read as text, not as objects: most of these files' bytes are copies of the same bundles
   // (the network operator's trust bundle in dozens of namespaces, the CAs in every service
   // account's token Secret), and an item is parsed only when its text may hold a certificate
-  // the fact keeps (see `worthParsing`).
+  // the fact keeps (see `worthParsing`); nor is a whole file ever copied.
   need(entry: ClassifiedEntry): Need | undefined {
     if (entry.kind !== 'list' && entry.kind !== 'namespaced-object') return undefined;
     if ((entry.group ?? 'core') !== 'core') return undefined;
     return entry.resource === 'configmaps' || entry.resource === 'secrets' ? { text: true } : undefined;
   }
 
-  text(chunk: Buffer): void {
-    this.chunks.push(chunk);
+  text(chunk: Buffer, entry: ClassifiedEntry): void {
+    if (this.items?.entry !== entry) this.items = { entry, stream: new ListItemStream((item) => this.item(item, entry, 2)) };
+    this.items.stream.push(chunk);
   }
 
   endText(entry: ClassifiedEntry): void {
-    const bytes = Buffer.concat(this.chunks);
-    this.chunks = [];
     this.record({ read: true });
-    // A JSON List (gather-extra) is parsed whole; a YAML one item by item.
-    const ranges = entry.format === 'json' ? undefined : listItemRanges(bytes);
-    const margin = ranges ? 2 : 0;
-    for (const range of ranges ?? [[0, bytes.length] as const]) {
-      if (!worthParsing(bytes.subarray(range[0], range[1]), entry.resource ?? '', margin)) continue;
-      const problems = new Problems();
-      const parsed =
-        entry.format === 'json'
+    if (this.items?.entry !== entry) return;
+    const { lastItem, whole } = this.items.stream.end();
+    this.items = undefined;
+    if (lastItem) this.item(lastItem, entry, 2);
+    if (whole) this.item(whole, entry, 0);
+  }
+
+  /** One object's bytes (a List's item: `margin` 2), or a whole file that holds no oc List (0). */
+  private item(bytes: Buffer, entry: ClassifiedEntry, margin: number): void {
+    if (!worthParsing(bytes, entry.resource ?? '', margin)) return;
+    const problems = new Problems();
+    const parsed =
+      margin === 0
+        ? entry.format === 'json'
           ? parseJsonTextItems(bytes.toString('utf8'), entry.path, problems)
-          : parseYamlItems(ranges ? listItemText(bytes, range) : bytes.toString('utf8'), entry.path, problems, { pick: PICK });
-      for (const { object } of parsed) {
-        if (object.kind !== 'ConfigMap' && object.kind !== 'Secret') continue;
-        for (const bundle of certificateBundles(object, entry.path, entry.namespace, this.parsed)) {
-          this.record({ key: `${bundle.kind}/${bundle.namespace}/${bundle.name}/${bundle.key}`, bundle });
-        }
+          : parseYamlItems(bytes.toString('utf8'), entry.path, problems, { pick: PICK })
+        : parseYamlItems(listItemDocument(bytes), entry.path, problems, { pick: PICK });
+    for (const { object } of parsed) {
+      if (object.kind !== 'ConfigMap' && object.kind !== 'Secret') continue;
+      for (const bundle of certificateBundles(object, entry.path, entry.namespace, this.parsed)) {
+        this.record({ key: `${bundle.kind}/${bundle.namespace}/${bundle.name}/${bundle.key}`, bundle });
       }
     }
   }

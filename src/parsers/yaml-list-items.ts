@@ -1,51 +1,11 @@
 /**
  * The items of a Kubernetes List as `oc` writes it (`items:` at the margin, each item a `- ` line
  * followed by lines indented two spaces), cut apart in the file's bytes, so that a reader can
- * look at an item before paying for its decoding and parse (`listItemText` then makes it a
- * document of its own). Undefined for any other shape (a single object, several documents, a
- * flow sequence): the caller then parses the file whole.
+ * look at an item before paying for its decoding and parse. Anything else (a single object,
+ * several documents, a flow sequence) is left to the caller's parser, whole.
  */
-export function listItemRanges(bytes: Buffer): [start: number, end: number][] | undefined {
-  const start = bytes.subarray(0, ITEMS.length - 1).equals(ITEMS.subarray(1)) ? 0 : bytes.indexOf(ITEMS) + 1;
-  if (start === 0 && !bytes.subarray(0, ITEMS.length - 1).equals(ITEMS.subarray(1))) return undefined;
-  if (bytes.includes(DOCUMENT_START)) return undefined;
-  const first = start + ITEMS.length - 1;
-  if (first >= bytes.length || bytes[first] !== DASH) return bytes[first] === undefined || startsMarginKey(bytes, first) ? [] : undefined;
-  if (bytes[first + 1] !== SPACE) return undefined;
-  const ranges: [number, number][] = [];
-  let at = first;
-  for (;;) {
-    const next = bytes.indexOf(ITEM_START, at);
-    if (next < 0) break;
-    ranges.push([at, next]);
-    at = next + 1;
-  }
-  // The last item ends at the List's own keys (`kind: List`, `metadata:`): the first line at the margin that opens no item.
-  let end = at;
-  while (end < bytes.length) {
-    const newline = bytes.indexOf(NEWLINE, end);
-    if (newline < 0) {
-      end = bytes.length;
-      break;
-    }
-    if (startsMarginKey(bytes, newline + 1)) {
-      end = newline;
-      break;
-    }
-    end = newline + 1;
-  }
-  ranges.push([at, end]);
-  return ranges;
-}
-
-/** An item of `listItemRanges` as a document: the `- ` and the two spaces of its other lines removed. */
-export function listItemText(bytes: Buffer, [start, end]: readonly [number, number]): string {
-  return bytes.toString('utf8', start + 2, end).replace(/\n {2}/g, '\n');
-}
-
 const ITEMS = Buffer.from('\nitems:\n');
 const ITEM_START = Buffer.from('\n- ');
-const DOCUMENT_START = Buffer.from('\n---');
 const NEWLINE = 0x0a;
 const DASH = 0x2d;
 const SPACE = 0x20;
@@ -54,4 +14,81 @@ const SPACE = 0x20;
 function startsMarginKey(bytes: Buffer, at: number): boolean {
   const c = bytes[at];
   return c !== undefined && c !== SPACE && c !== DASH && c !== NEWLINE;
+}
+
+/**
+ * Items of an oc List from bytes that arrive in chunks: each complete item is handed out as soon as
+ * the next one begins, as a view of its chunk where it lies in one (`onItem` must not keep it),
+ * so a reader holds one chunk and one item, never a copy of the whole file. A text that turns
+ * out to be no oc List is kept whole and handed out by `end`.
+ */
+export class ListItemStream {
+  /** Bytes not yet handed out: the List's head until `items:`, then the item being read (a copy). */
+  private pending: Buffer = Buffer.alloc(0);
+  private inItems = false;
+
+  constructor(private readonly onItem: (item: Buffer) => void) {}
+
+  push(chunk: Buffer): void {
+    if (!this.inItems) {
+      this.pending = Buffer.concat([this.pending, chunk]);
+      const head = this.pending.subarray(0, ITEMS.length - 1).equals(ITEMS.subarray(1)) ? 0 : this.pending.indexOf(ITEMS) + 1;
+      if (head === 0 && !this.pending.subarray(0, ITEMS.length - 1).equals(ITEMS.subarray(1))) return;
+      const first = head + ITEMS.length - 1;
+      if (this.pending.length < first + 2) return;
+      if (this.pending[first] !== DASH || this.pending[first + 1] !== SPACE) return; // no oc List (or an empty one): kept whole
+      this.inItems = true;
+      chunk = this.pending.subarray(first);
+      this.pending = Buffer.alloc(0);
+    } else if (this.pending.length > 0) {
+      // The item begun in an earlier chunk ends at the first item start of this one (which may
+      // straddle the two: "\n" | "- " or "\n-" | " ").
+      const tail = this.pending.subarray(-2).toString('latin1');
+      const straddle = tail.endsWith('\n') && chunk.subarray(0, 2).toString('latin1') === '- ' ? 1 : tail === '\n-' && chunk[0] === SPACE ? 2 : 0;
+      if (straddle > 0) {
+        this.onItem(this.pending.subarray(0, this.pending.length - straddle));
+        chunk = straddle === 2 ? Buffer.concat([Buffer.from('-'), chunk]) : chunk;
+        this.pending = Buffer.alloc(0);
+      } else {
+        const next = chunk.indexOf(ITEM_START);
+        if (next < 0) {
+          this.pending = Buffer.concat([this.pending, chunk]);
+          return;
+        }
+        this.onItem(Buffer.concat([this.pending, chunk.subarray(0, next)]));
+        this.pending = Buffer.alloc(0);
+        chunk = chunk.subarray(next + 1);
+      }
+    }
+    // Every item but the last one begun in this chunk is complete.
+    let at = 0;
+    for (;;) {
+      const next = chunk.indexOf(ITEM_START, at + 1);
+      if (next < 0) break;
+      this.onItem(chunk.subarray(at, next));
+      at = next + 1;
+    }
+    // What is left is copied, so the chunk it came from is not kept alive by a view of it.
+    this.pending = Buffer.from(chunk.subarray(at));
+  }
+
+  /** The last item (up to the List's own keys) or, for a text that was no oc List, the whole text. */
+  end(): { lastItem?: Buffer; whole?: Buffer } {
+    const pending = this.pending;
+    this.pending = Buffer.alloc(0);
+    if (!this.inItems) return { whole: pending };
+    let end = 0;
+    while (end < pending.length) {
+      const newline = pending.indexOf(NEWLINE, end);
+      if (newline < 0) return { lastItem: pending };
+      if (startsMarginKey(pending, newline + 1)) return { lastItem: pending.subarray(0, newline) };
+      end = newline + 1;
+    }
+    return { lastItem: pending };
+  }
+}
+
+/** An item of `ListItemStream` as a document: the `- ` and the two spaces of its other lines removed. */
+export function listItemDocument(item: Buffer): string {
+  return item.toString('utf8', 2).replace(/\n {2}/g, '\n');
 }
