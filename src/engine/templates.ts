@@ -1,4 +1,5 @@
 import Handlebars from 'handlebars';
+import { binaryUnits } from '../core/bytes.js';
 
 /**
  * Message, remediation and banner templates of rules: Handlebars on plain text (no HTML
@@ -39,16 +40,10 @@ hb.registerHelper('within', (time: unknown, from: unknown, to: unknown) => {
 });
 // Bytes in binary units (`7.60 GiB`, `110.5 MiB`), as etcdctl's table and the OpenShift docs give database sizes.
 hb.registerHelper('byteSize', (n: unknown) => {
-  const value = Number(n);
-  if (!Number.isFinite(value)) return 'an unknown size';
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let scaled = value;
-  let unit = 0;
-  while (Math.abs(scaled) >= 1024 && unit < units.length - 1) {
-    scaled /= 1024;
-    unit++;
-  }
-  return unit === 0 ? `${value} B` : `${scaled.toFixed(2)} ${units[unit]}`;
+  const bytes = Number(n);
+  if (!Number.isFinite(bytes)) return 'an unknown size';
+  const [value, unit] = binaryUnits(bytes);
+  return unit === 'B' ? `${value} B` : `${value.toFixed(2)} ${unit}`;
 });
 // `part` as a percentage of `whole`, one decimal (`95.0`).
 hb.registerHelper('percentOf', (part: unknown, whole: unknown) => {

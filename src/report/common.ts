@@ -12,6 +12,7 @@ import type { Problem } from '../core/problems.js';
 import type { Limits } from '../core/limits.js';
 import type { Report, TimelineItem, Tool } from './model.js';
 import { classifyPath } from '../layout/classify.js';
+import { binaryUnits } from '../core/bytes.js';
 
 /** Evidence items shown per finding in the HTML and Markdown reports; the rest are counted. */
 export const EVIDENCE_SHOWN = 10;
@@ -188,15 +189,9 @@ export function evidenceNotShown(finding: Finding, shown: number): number {
 /** `1.5 GiB`-style size for limits and stats. */
 export function formatBytes(bytes: number): string {
   if (!Number.isFinite(bytes)) return String(bytes);
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let value = bytes;
-  let unit = 0;
-  while (Math.abs(value) >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  const text = unit === 0 ? String(value) : value.toFixed(value >= 100 ? 0 : 1).replace(/\.0$/, '');
-  return `${text} ${units[unit]}`;
+  const [value, unit] = binaryUnits(bytes);
+  const text = unit === 'B' ? String(value) : value.toFixed(value >= 100 ? 0 : 1).replace(/\.0$/, '');
+  return `${text} ${unit}`;
 }
 
 /** `1 GiB (1073741824 bytes)`: readable, and exact. */
