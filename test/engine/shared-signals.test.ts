@@ -78,7 +78,7 @@ condition: recent and not updating
 
   it("a user rule folder's rules use the pack's shared signals and the folder's own; its _shared/ is not a rule", async () => {
     const dir = folder({
-      '_shared/signals.yaml': 'sharedSignals:\n  my-pods:\n    resource: { kind: Pod, namespace: my-app }\n',
+      '_shared/signals.yaml': 'sharedSignals:\n  my-pods:\n    resource: { kind: Pod, namespace: my-app }\nreferences: [https://kubernetes.io/docs/concepts/workloads/pods/]\n',
       'mine/my-rule.yaml': `${HEAD.replace('shared-demo', 'my-rule')}signals:\n  updating: { use: cluster-updating }\n  pods: { use: my-pods }\ncondition: pods and not updating\n`,
     });
     const loaded = await loadRules([dir], { builtin: false });
@@ -92,7 +92,7 @@ condition: recent and not updating
   });
 
   it('a shared name defined twice, or a shared file the schema refuses, is an issue of that file', () => {
-    const twice = readSharedSignals([{ file: 'mine.yaml', text: 'sharedSignals:\n  cluster-updating:\n    fact: { name: cluster }\n' }], packSharedSignals());
+    const twice = readSharedSignals([{ file: 'mine.yaml', text: 'sharedSignals:\n  cluster-updating:\n    fact: { name: cluster }\nreferences: [https://github.com/openshift/api]\n' }], packSharedSignals());
     expect(twice.issues).toEqual([{ file: 'mine.yaml', line: 2, reason: expect.stringMatching(/^shared signal 'cluster-updating' is also defined in .*signals\.yaml$/) as unknown }]);
     const refused = readSharedSignals([{ file: 'bad.yaml', text: 'sharedSignals:\n  Bad_Name:\n    fact: { name: cluster }\n' }]);
     expect(refused.issues.map((i) => i.reason).join('\n')).toContain('must match pattern');
