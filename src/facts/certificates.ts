@@ -118,8 +118,9 @@ const PEM_HEADER = '-----BEGIN CERTIFICATE-----';
 const BASE64_HEADERS = [0, 1, 2].map((offset) => {
   const encoded = Buffer.from('\0'.repeat(offset) + PEM_HEADER).toString('base64');
   const firstWhole = offset === 0 ? 0 : 4; // the group holding padding bytes depends on them
-  return encoded.slice(firstWhole, Math.floor((offset + PEM_HEADER.length) / 3) * 4);
+  return Buffer.from(encoded.slice(firstWhole, Math.floor((offset + PEM_HEADER.length) / 3) * 4));
 });
+const PEM_HEADERS = [Buffer.from(PEM_HEADER)];
 
 /**
  * Whether an object's bytes may hold a certificate the fact keeps: a PEM block (a Secret's in
@@ -130,16 +131,26 @@ const BASE64_HEADERS = [0, 1, 2].map((offset) => {
  * from the end, the certificate from the start.
  */
 function worthParsing(bytes: Buffer, resource: string, margin: number): boolean {
-  const headers = resource === 'secrets' ? BASE64_HEADERS : [PEM_HEADER];
+  const headers = resource === 'secrets' ? BASE64_HEADERS : PEM_HEADERS;
   if (!headers.some((header) => bytes.includes(header))) return false;
-  const indent = ' '.repeat(margin);
-  const marks = [
-    `\n${indent}type: kubernetes.io/service-account-token`,
-    `\n${indent}type: "kubernetes.io/service-account-token"`,
-    `\n${indent}    config.openshift.io/inject-trusted-cabundle:`,
-    `\n${indent}    "config.openshift.io/inject-trusted-cabundle":`,
-  ];
-  return !marks.some((mark) => bytes.lastIndexOf(mark) >= 0);
+  return !marksAt(margin).some((mark) => bytes.lastIndexOf(mark) >= 0);
+}
+
+/** The lines that mark an object `worthParsing` skips, with its top-level keys `margin` spaces in (made once per margin). */
+const MARKS = new Map<number, Buffer[]>();
+function marksAt(margin: number): Buffer[] {
+  let marks = MARKS.get(margin);
+  if (!marks) {
+    const indent = ' '.repeat(margin);
+    marks = [
+      `\n${indent}type: kubernetes.io/service-account-token`,
+      `\n${indent}type: "kubernetes.io/service-account-token"`,
+      `\n${indent}    config.openshift.io/inject-trusted-cabundle:`,
+      `\n${indent}    "config.openshift.io/inject-trusted-cabundle":`,
+    ].map((mark) => Buffer.from(mark));
+    MARKS.set(margin, marks);
+  }
+  return marks;
 }
 
 type Record_ = { key: string; bundle: CertificateBundle } | { read: true };
