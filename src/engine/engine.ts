@@ -548,7 +548,6 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
   }
 }
 
-/** Every piece of resource evidence that says since when (at least one) began less than `youngMs` before the collection time. */
 /** The words a `where` needs in a file (none when its text does not parse: its first run reports that). */
 function wordsRequiredBy(where: CelProgram): readonly string[] | undefined {
   try {
@@ -558,6 +557,7 @@ function wordsRequiredBy(where: CelProgram): readonly string[] | undefined {
   }
 }
 
+/** Every piece of resource evidence that says since when (at least one) began less than `youngMs` before the collection time. */
 function allYoung(matched: readonly SignalState[], collectedAt: number | undefined, youngMs: number): boolean {
   const timed = matched.filter((s) => s.signal.type === 'resource' && s.signal.since !== undefined).flatMap((s) => s.items);
   return timed.length > 0 && timed.every((item) => {
