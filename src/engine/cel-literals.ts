@@ -2,8 +2,8 @@ import { parseCel, type CelExpr } from './cel.js';
 
 /**
  * The words a file must contain for a `where` expression to hold on any object in it: a
- * prefilter, so that files no signal can match are not parsed (ripgrep's literal trick, applied
- * to objects). Read from the expression's syntax tree, conservatively:
+ * prefilter, so that files no signal can match are not parsed and objects whose text lacks them
+ * are not evaluated (ripgrep's literal trick, applied to objects). Read from the expression's syntax tree, conservatively:
  *   has(x.field)                    the field's name
  *   x == 'Word', 'Word' == x        the word, x a field as the file holds it (not `f.lowerAscii()`)
  *   x in ['A', 'B']                 one of the words, x as above
@@ -16,11 +16,18 @@ import { parseCel, type CelExpr } from './cel.js';
  * Undefined means no requirement: the file is always read.
  */
 export function literalsRequiredBy(expression: string): readonly string[] | undefined {
-  if (!REQUIRED.has(expression)) {
-    const expr = parseCel(expression).expr;
-    REQUIRED.set(expression, expr ? requiredBy(expr)?.words : undefined);
-  }
+  if (!REQUIRED.has(expression)) REQUIRED.set(expression, wordsOf(expression));
   return REQUIRED.get(expression);
+}
+
+/** None for a text that does not parse (its program's first run reports that). */
+function wordsOf(expression: string): readonly string[] | undefined {
+  try {
+    const expr = parseCel(expression).expr;
+    return expr ? requiredBy(expr)?.words : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 const REQUIRED = new Map<string, readonly string[] | undefined>();

@@ -231,12 +231,20 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     const events = kind === 'Event' && isEventFile(entry);
     const states = kind === undefined ? undefined : this.resourceStatesByKind.get(kind);
     if (!events && !states) return;
-    // Rules that share a `where` expression share its program: it runs once per object.
+    // Rules that share a `where` expression share its program: it runs once per object. And a
+    // program does not run on an object lacking every word it requires (the walker's file
+    // prefilter, per object: most pods of a file holding one `OOMKilled` hold none).
     let verdicts: Map<CelProgram, boolean> | undefined;
+    let text: string | null | undefined;
     const holds = (where: CelProgram): boolean => {
       verdicts ??= new Map();
       let verdict = verdicts.get(where);
-      if (verdict === undefined) verdicts.set(where, (verdict = where({ object })));
+      if (verdict === undefined) {
+        const words = wordsRequiredBy(where);
+        if (words) text ??= textOf(object);
+        verdict = words && text && !words.some((word) => text!.includes(word)) ? false : where({ object });
+        verdicts.set(where, verdict);
+      }
       return verdict;
     };
     // And a summary template, its text.
@@ -548,13 +556,18 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
   }
 }
 
-/** The words a `where` needs in a file (none when its text does not parse: its first run reports that). */
-function wordsRequiredBy(where: CelProgram): readonly string[] | undefined {
+/** An object as JSON, where words are written as in YAML; null when it has no such text (a cycle an alias made). */
+function textOf(object: K8sObject): string | null {
   try {
-    return literalsRequiredBy(where.source);
+    return JSON.stringify(object);
   } catch {
-    return undefined;
+    return null;
   }
+}
+
+/** The words a `where` needs in a file or an object's text. */
+function wordsRequiredBy(where: CelProgram): readonly string[] | undefined {
+  return literalsRequiredBy(where.source);
 }
 
 /** Every piece of resource evidence that says since when (at least one) began less than `youngMs` before the collection time. */

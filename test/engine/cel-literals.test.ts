@@ -20,4 +20,9 @@ describe('literalsRequiredBy: the words a file must hold for a where to match in
     expect(literalsRequiredBy("object.status.reason.lowerAscii() == 'evicted'")).toBeUndefined();
     expect(literalsRequiredBy("object.status.message == 'no space left'")).toBeUndefined();
   });
+
+  it('requires nothing of a text that does not parse, and says so again without failing', () => {
+    expect(literalsRequiredBy("object.status.phase == 'Failed' &&")).toBeUndefined();
+    expect(literalsRequiredBy("object.status.phase == 'Failed' &&")).toBeUndefined();
+  });
 });
