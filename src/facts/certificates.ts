@@ -32,7 +32,7 @@ import type { ClassifiedEntry } from '../layout/types.js';
 import type { K8sObject } from '../parsers/k8s.js';
 import { parseYamlItems } from '../parsers/yaml.js';
 import { parseJsonTextItems } from '../parsers/json.js';
-import { ListItemStream, listItemDocument } from '../parsers/yaml-list-items.js';
+import { cutTopLevelKey, ListItemStream, listItemDocument } from '../parsers/yaml-list-items.js';
 import { Problems } from '../core/problems.js';
 import type { Pick } from '../parsers/yaml-block.js';
 import { arrayAt, isRecord, stringAt } from './internal.js';
@@ -104,8 +104,9 @@ const DAY = 86_400_000;
 /** A bundle of this many certificates, nearly all self-signed, is an OS root store (the RHEL one holds about 140). */
 const ROOT_STORE_MIN = 50;
 
+const METADATA_PICK: Pick = { apiVersion: true, kind: true, type: true, metadata: { name: true, namespace: true, annotations: true, labels: true, ownerReferences: true } };
 const PICK: Pick = (() => {
-  const item: Pick = { apiVersion: true, kind: true, type: true, data: true, metadata: { name: true, namespace: true, annotations: true, labels: true, ownerReferences: true } };
+  const item: Pick = { ...METADATA_PICK, data: true };
   return { ...item, items: item };
 })();
 
@@ -155,12 +156,45 @@ function marksAt(margin: number): Buffer[] {
 
 type Record_ = { key: string; bundle: CertificateBundle } | { read: true };
 
+/** The certificates of one data value. */
+interface ValueCertificates {
+  certs: CertificateInfo[];
+  /** PEM blocks that did not parse. */
+  unreadable: number;
+}
+
+/**
+ * Certificates read once per text: the platform copies its bundles into every namespace, and
+ * bundles share certificates (a CA in its own ConfigMap and in the bundles that trust it).
+ */
+export class CertificateReader {
+  private readonly values = new Map<string, ValueCertificates>();
+  private readonly pems = new Map<string, CertificateInfo | undefined>();
+
+  /** The certificates of a value's PEM blocks (at most `MAX_CERTS`). */
+  read(text: string): ValueCertificates {
+    let value = this.values.get(text);
+    if (!value) {
+      value = { certs: [], unreadable: 0 };
+      for (const pem of (text.match(PEM) ?? []).slice(0, MAX_CERTS)) {
+        if (!this.pems.has(pem)) this.pems.set(pem, parseCertificate(pem));
+        const cert = this.pems.get(pem);
+        if (cert) value.certs.push(cert);
+        else value.unreadable++;
+      }
+      this.values.set(text, value);
+    }
+    return value;
+  }
+}
+
 /** ConfigMaps and Secrets, read for their certificates. */
 export class CertificateCollector extends RecordingConsumer<Record_> {
   private readonly bundles = new Map<string, CertificateBundle>();
   private read = false;
-  /** Certificates by PEM text: the platform copies its bundles into every namespace (a trust bundle of ~140 roots into dozens). */
-  private readonly parsed = new Map<string, CertificateInfo | undefined>();
+  private readonly reader = new CertificateReader();
+  /** A List item's `data` by its text: the copies of a bundle in every namespace differ only in their metadata. */
+  private readonly data = new Map<string, unknown>();
 
   /** The items of the file being read, as its bytes stream by. */
   private items: { entry: ClassifiedEntry; stream: ListItemStream } | undefined;
@@ -193,18 +227,35 @@ export class CertificateCollector extends RecordingConsumer<Record_> {
   private item(bytes: Buffer, entry: ClassifiedEntry, margin: number): void {
     if (!worthParsing(bytes, entry.resource ?? '', margin)) return;
     const problems = new Problems();
-    const parsed =
+    const objects =
       margin === 0
         ? entry.format === 'json'
           ? parseJsonTextItems(bytes.toString('utf8'), entry.path, problems)
           : parseYamlItems(bytes.toString('utf8'), entry.path, problems, { pick: PICK })
-        : parseYamlItems(listItemDocument(bytes), entry.path, problems, { pick: PICK });
-    for (const { object } of parsed) {
+        : this.listItem(bytes, entry.path, problems);
+    for (const { object } of objects) {
       if (object.kind !== 'ConfigMap' && object.kind !== 'Secret') continue;
-      for (const bundle of certificateBundles(object, entry.path, entry.namespace, this.parsed)) {
+      for (const bundle of certificateBundles(object, entry.path, entry.namespace, this.reader)) {
         this.record({ key: `${bundle.kind}/${bundle.namespace}/${bundle.name}/${bundle.key}`, bundle });
       }
     }
+  }
+
+  /** A List item, its `data` parsed once per distinct text. */
+  private *listItem(bytes: Buffer, file: string, problems: Problems): Generator<{ object: K8sObject }> {
+    const cut = cutTopLevelKey(bytes, 'data', 2);
+    if (!cut) {
+      yield* parseYamlItems(listItemDocument(bytes), file, problems, { pick: PICK });
+      return;
+    }
+    const text = cut.section.toString('latin1');
+    if (!this.data.has(text)) {
+      let data: unknown;
+      for (const { object } of parseYamlItems(listItemDocument(cut.section, 0), file, problems)) data = (object as { data?: unknown }).data;
+      this.data.set(text, data);
+    }
+    const data = this.data.get(text);
+    for (const { object } of parseYamlItems(listItemDocument(cut.rest), file, problems, { pick: METADATA_PICK })) yield { object: { ...object, data } as K8sObject };
   }
 
   protected add(record: Record_): void {
@@ -225,7 +276,7 @@ export function certificateBundles(
   object: K8sObject,
   file: string,
   namespace?: string,
-  parsed: Map<string, CertificateInfo | undefined> = new Map(),
+  reader: CertificateReader = new CertificateReader(),
 ): CertificateBundle[] {
   const data = (object as { data?: unknown }).data;
   if (!isRecord(data)) return [];
@@ -247,14 +298,7 @@ export function certificateBundles(
     // The network operator's bundle (the OS's public roots and the proxy's CA), copied into every
     // namespace that asks for it: the copies are not read (the proxy's CA is read in openshift-config).
     if (rotation === 'trusted-ca-injection') continue;
-    const certs: CertificateInfo[] = [];
-    let unreadable = 0;
-    for (const pem of (text.match(PEM) ?? []).slice(0, MAX_CERTS)) {
-      if (!parsed.has(pem)) parsed.set(pem, parseCertificate(pem));
-      const cert = parsed.get(pem);
-      if (cert) certs.push(cert);
-      else unreadable++;
-    }
+    const { certs, unreadable } = reader.read(text);
     if (certs.length === 0 && unreadable === 0) continue;
     out.push({
       kind,
@@ -319,10 +363,10 @@ function signerLineage(subject: string): string {
 export function certificateItems(bundles: readonly CertificateBundle[], collectedAt: number): CertificateItem[] {
   const items: CertificateItem[] = [];
   for (const bundle of bundles) {
+    const lineages = bundle.certs.map((cert) => signerLineage(cert.subject));
     bundle.certs.forEach((cert, index) => {
       const expired = cert.notAfter <= collectedAt;
-      const lineage = signerLineage(cert.subject);
-      const superseded = bundle.certs.some((other) => other !== cert && signerLineage(other.subject) === lineage && other.notAfter > cert.notAfter && other.notAfter > collectedAt);
+      const superseded = bundle.certs.some((other, at) => lineages[at] === lineages[index] && other.notAfter > cert.notAfter && other.notAfter > collectedAt);
       items.push({
         kind: bundle.kind,
         namespace: bundle.namespace,

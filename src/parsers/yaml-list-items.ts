@@ -88,7 +88,47 @@ export class ListItemStream {
   }
 }
 
-/** An item of `ListItemStream` as a document: the `- ` and the two spaces of its other lines removed. */
-export function listItemDocument(item: Buffer): string {
-  return item.toString('utf8', 2).replace(/\n {2}/g, '\n');
+/**
+ * An item of `ListItemStream` as a document: the `- ` and the two spaces of its other lines
+ * removed (`from` 0: a part of an item that does not begin with `- `, as `cutTopLevelKey`'s section).
+ */
+export function listItemDocument(item: Buffer, from = 2): string {
+  return item.toString('utf8', from).replace(/\n {2}/g, '\n');
+}
+
+/**
+ * One top-level block mapping of an object's text cut out (`key:` alone on its line, its lines
+ * indented further), with its top-level keys `margin` spaces in (two for a `ListItemStream` item,
+ * zero for a document): the key's section and the text without it, so that objects sharing the
+ * section (copies of one ConfigMap in every namespace) are parsed apart from it, once. Undefined
+ * when the object has no such key, or writes it inline (`data: {}`).
+ */
+export function cutTopLevelKey(bytes: Buffer, key: string, margin: number): { section: Buffer; rest: Buffer } | undefined {
+  const head = Buffer.from(`${key}:\n`);
+  // The key's line: first in the text (after a List item's `- `), or after a newline and the margin.
+  let start = margin === 2 && bytes[0] === DASH && bytes[1] === SPACE ? 2 : 0;
+  if (!bytes.subarray(start, start + head.length).equals(head)) {
+    const found = bytes.indexOf(Buffer.from(`\n${' '.repeat(margin)}${key}:\n`));
+    if (found < 0) return undefined;
+    start = found + 1 + margin;
+  }
+  // The section ends where a line holds a character at the margin (the next top-level key); an
+  // empty line inside a block scalar does not end it.
+  let end = bytes.length;
+  for (let newline = bytes.indexOf(NEWLINE, start); newline >= 0 && newline + 1 < bytes.length; newline = bytes.indexOf(NEWLINE, newline + 1)) {
+    const line = newline + 1;
+    if (bytes[line] === NEWLINE) continue;
+    let spaces = 0;
+    while (spaces < margin && bytes[line + spaces] === SPACE) spaces++;
+    const next = bytes[line + spaces];
+    if (spaces === margin && next !== undefined && next !== SPACE && next !== NEWLINE) {
+      end = line + margin;
+      break;
+    }
+    if (spaces < margin && next !== undefined && next !== NEWLINE) {
+      end = line + spaces;
+      break;
+    }
+  }
+  return { section: bytes.subarray(start, end), rest: Buffer.concat([bytes.subarray(0, start), bytes.subarray(end)]) };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ListItemStream, listItemDocument } from '../../src/parsers/yaml-list-items.js';
+import { cutTopLevelKey, ListItemStream, listItemDocument } from '../../src/parsers/yaml-list-items.js';
 
 /** The items (as documents) and, for no oc List, the whole text, of a text fed in chunks of `size`. */
 function inChunks(text: string, size: number): { items: string[]; whole?: string } {
@@ -26,5 +26,30 @@ describe('ListItemStream: the items of an oc List, cut in its bytes as they stre
     const object = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n';
     for (const size of [1, 7, object.length]) expect(inChunks(object, size)).toEqual({ items: [], whole: object });
     expect(inChunks('apiVersion: v1\nitems: []\nkind: List\n', 5)).toEqual({ items: [], whole: 'apiVersion: v1\nitems: []\nkind: List\n' });
+  });
+});
+
+describe('cutTopLevelKey: a top-level block mapping cut out of an object\'s text', () => {
+  const cut = (text: string, key: string, margin: number): { section: string; rest: string } | undefined => {
+    const result = cutTopLevelKey(Buffer.from(text), key, margin);
+    return result && { section: result.section.toString(), rest: result.rest.toString() };
+  };
+
+  it('cuts a List item\'s section wherever the key is, blank lines of a block scalar kept', () => {
+    const item = '- apiVersion: v1\n  data:\n    ca.crt: |\n      one\n\n      two\n  kind: ConfigMap\n  metadata:\n    name: a';
+    expect(cut(item, 'data', 2)).toEqual({ section: 'data:\n    ca.crt: |\n      one\n\n      two\n  ', rest: '- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a' });
+    expect(listItemDocument(Buffer.from(cut(item, 'data', 2)!.rest))).toBe('apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a');
+    expect(cut('- data:\n    k: v\n  kind: ConfigMap', 'data', 2)).toEqual({ section: 'data:\n    k: v\n  ', rest: '- kind: ConfigMap' });
+    expect(cut('- kind: ConfigMap\n  data:\n    k: v\n', 'data', 2)).toEqual({ section: 'data:\n    k: v\n', rest: '- kind: ConfigMap\n  ' });
+  });
+
+  it('cuts a document\'s section at the margin', () => {
+    expect(cut('data:\n  k: v\nkind: ConfigMap\n', 'data', 0)).toEqual({ section: 'data:\n  k: v\n', rest: 'kind: ConfigMap\n' });
+  });
+
+  it('leaves an object without the key, or with it inline or nested, alone', () => {
+    expect(cut('- kind: ConfigMap\n  data: {}\n', 'data', 2)).toBeUndefined();
+    expect(cut('- kind: ConfigMap\n  metadata:\n    data:\n      k: v\n', 'data', 2)).toBeUndefined();
+    expect(cut('kind: ConfigMap\n', 'data', 0)).toBeUndefined();
   });
 });
