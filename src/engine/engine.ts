@@ -16,7 +16,7 @@ import { joinFindings, objectKey, type Diagnosis, type FindingPart, type LinkSub
 import type { ObjectTemplate, WindowTemplate } from './rule.js';
 import type { Template } from './templates.js';
 import type { CelProgram } from './cel.js';
-import { literalsRequiredBy } from './cel-literals.js';
+import { literalGroupsRequiredBy, literalsRequiredBy } from './cel-literals.js';
 
 /** Longest evidence text kept (a log line can be much longer). */
 const MAX_EVIDENCE_TEXT = 2000;
@@ -138,7 +138,7 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
         state.seen = true;
         state.gathered.add(entry.namespace ?? '');
         wanted = true;
-        const required = signal.where && wordsRequiredBy(signal.where);
+        const required = signal.where && literalsRequiredBy(signal.where.source);
         if (required) for (const word of required) words?.add(word);
         else words = undefined;
       }
@@ -232,17 +232,18 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     const states = kind === undefined ? undefined : this.resourceStatesByKind.get(kind);
     if (!events && !states) return;
     // Rules that share a `where` expression share its program: it runs once per object. And a
-    // program does not run on an object lacking every word it requires (the walker's file
-    // prefilter, per object: most pods of a file holding one `OOMKilled` hold none).
+    // program does not run on an object whose text lacks a word it requires (the walker's file
+    // prefilter, per object and with every group of words: most pods of a file holding one
+    // `OOMKilled` hold none).
     let verdicts: Map<CelProgram, boolean> | undefined;
     let text: string | null | undefined;
     const holds = (where: CelProgram): boolean => {
       verdicts ??= new Map();
       let verdict = verdicts.get(where);
       if (verdict === undefined) {
-        const words = wordsRequiredBy(where);
-        if (words) text ??= textOf(object);
-        verdict = words && text && !words.some((word) => text!.includes(word)) ? false : where({ object });
+        const groups = literalGroupsRequiredBy(where.source);
+        if (groups) text ??= textOf(object);
+        verdict = groups && text && !groups.every((words) => words.some((word) => text!.includes(word))) ? false : where({ object });
         verdicts.set(where, verdict);
       }
       return verdict;
@@ -563,11 +564,6 @@ function textOf(object: K8sObject): string | null {
   } catch {
     return null;
   }
-}
-
-/** The words a `where` needs in a file or an object's text. */
-function wordsRequiredBy(where: CelProgram): readonly string[] | undefined {
-  return literalsRequiredBy(where.source);
 }
 
 /** Every piece of resource evidence that says since when (at least one) began less than `youngMs` before the collection time. */
