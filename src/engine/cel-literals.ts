@@ -1,54 +1,42 @@
 import { parseCel, type CelExpr } from './cel.js';
 
 /**
- * The words a text must contain for a `where` expression to hold on an object in it: a
- * prefilter, so that files no signal can match are not parsed and objects whose text lacks them
- * are not evaluated (ripgrep's literal trick, applied to objects). Read from the expression's
- * syntax tree, conservatively, as groups of words, each of which the text must hold one of:
+ * The words a file must contain for a `where` expression to hold on any object in it: a
+ * prefilter, so that files no signal can match are not parsed (ripgrep's literal trick, applied
+ * to objects). Read from the expression's syntax tree, conservatively:
  *   has(x.field)                    the field's name
  *   x == 'Word', 'Word' == x        the word, x a field as the file holds it (not `f.lowerAscii()`)
  *   x in ['A', 'B']                 one of the words, x as above
- *   a && b                          the groups of both sides
- *   a || b                          one group: a word of either side's strongest group (nothing
- *                                   when one side requires nothing)
+ *   a && b                          what either side requires (a value before a field name, which
+ *                                   most objects of a kind hold; then fewer and longer words)
+ *   a || b                          one of what each side requires (nothing when one side requires nothing)
  *   list.exists(c, p)               what p requires
  * Anything else requires nothing. Only words that YAML and JSON write verbatim count (letters,
  * digits, `_`, `.`, `-`; three or more): a value can be quoted or not, never split or escaped.
- * Undefined means no requirement: the file is always read, the object always evaluated.
+ * Undefined means no requirement: the file is always read.
  */
-export function literalGroupsRequiredBy(expression: string): readonly (readonly string[])[] | undefined {
-  return requirementOf(expression)?.map((group) => group.words);
-}
-
-/** The one group a file must hold a word of, the strongest (a value's over field names, then fewer and longer words). */
 export function literalsRequiredBy(expression: string): readonly string[] | undefined {
-  return requirementOf(expression)?.reduce(stronger).words;
-}
-
-function requirementOf(expression: string): Requirement | undefined {
-  if (!REQUIRED.has(expression)) REQUIRED.set(expression, parsedRequirement(expression));
+  if (!REQUIRED.has(expression)) REQUIRED.set(expression, wordsOf(expression));
   return REQUIRED.get(expression);
 }
 
 /** None for a text that does not parse (its program's first run reports that). */
-function parsedRequirement(expression: string): Requirement | undefined {
+function wordsOf(expression: string): readonly string[] | undefined {
   try {
     const expr = parseCel(expression).expr;
-    return expr ? requiredBy(expr) : undefined;
+    return expr ? requiredBy(expr)?.words : undefined;
   } catch {
     return undefined;
   }
 }
 
-const REQUIRED = new Map<string, Requirement | undefined>();
+const REQUIRED = new Map<string, readonly string[] | undefined>();
 
-/** Words one of which a text must hold; `fields` when they are only field names (weak: the kind's objects share them). */
-interface Group {
+/** Words one of which a file must hold; `fields` when they are only field names (weak: the kind's objects share them). */
+interface Requirement {
   words: readonly string[];
   fields: boolean;
 }
-/** Groups that must all be met (at least one). */
-type Requirement = readonly Group[];
 const VERBATIM = /^[A-Za-z0-9_.-]{3,}$/;
 
 function requiredBy(expr: CelExpr): Requirement | undefined {
@@ -65,15 +53,11 @@ function requiredBy(expr: CelExpr): Requirement | undefined {
   }
   if (kind.case !== 'callExpr') return undefined;
   const { function: fn, args } = kind.value;
-  if (fn === '_&&_' && args.length === 2) {
+  if (fn === '_&&_' && args.length === 2) return stronger(requiredBy(args[0]!), requiredBy(args[1]!));
+  if (fn === '_||_' && args.length === 2) {
     const left = requiredBy(args[0]!);
     const right = requiredBy(args[1]!);
-    return left && right ? [...left, ...right] : (left ?? right);
-  }
-  if (fn === '_||_' && args.length === 2) {
-    const left = requiredBy(args[0]!)?.reduce(stronger);
-    const right = requiredBy(args[1]!)?.reduce(stronger);
-    return left && right ? [{ words: [...new Set([...left.words, ...right.words])], fields: left.fields || right.fields }] : undefined;
+    return left && right ? { words: [...new Set([...left.words, ...right.words])], fields: left.fields || right.fields } : undefined;
   }
   if (fn === '_==_' && args.length === 2) {
     // Only a field read as it is: `f.lowerAscii() == 'degraded'` holds on `Degraded` in the file.
@@ -91,7 +75,7 @@ function requiredBy(expr: CelExpr): Requirement | undefined {
       if (text === undefined || !VERBATIM.test(text)) return undefined;
       words.push(text);
     }
-    return [{ words: [...new Set(words)], fields: false }];
+    return { words: [...new Set(words)], fields: false };
   }
   return undefined;
 }
@@ -113,13 +97,15 @@ function stringConstant(expr: CelExpr): string | undefined {
 }
 
 function word(text: string | undefined, fields: boolean): Requirement | undefined {
-  return text !== undefined && VERBATIM.test(text) ? [{ words: [text], fields }] : undefined;
+  return text !== undefined && VERBATIM.test(text) ? { words: [text], fields } : undefined;
 }
 
-/** Of two groups both of which hold, the one more texts fail: a value's, then fewer alternatives, then longer words. */
-function stronger(a: Group, b: Group): Group {
+/** Of two requirements both of which hold, the one more files fail: a value's, then fewer alternatives, then longer words. */
+function stronger(a: Requirement | undefined, b: Requirement | undefined): Requirement | undefined {
+  if (!a) return b;
+  if (!b) return a;
   if (a.fields !== b.fields) return a.fields ? b : a;
   if (a.words.length !== b.words.length) return a.words.length < b.words.length ? a : b;
-  const shortest = (group: Group): number => Math.min(...group.words.map((w) => w.length));
+  const shortest = (r: Requirement): number => Math.min(...r.words.map((w) => w.length));
   return shortest(b) > shortest(a) ? b : a;
 }

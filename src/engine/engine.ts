@@ -16,7 +16,7 @@ import { joinFindings, objectKey, type Diagnosis, type FindingPart, type LinkSub
 import type { ObjectTemplate, WindowTemplate } from './rule.js';
 import type { Template } from './templates.js';
 import type { CelProgram } from './cel.js';
-import { literalGroupsRequiredBy, literalsRequiredBy } from './cel-literals.js';
+import { literalsRequiredBy } from './cel-literals.js';
 
 /** Longest evidence text kept (a log line can be much longer). */
 const MAX_EVIDENCE_TEXT = 2000;
@@ -231,21 +231,12 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     const events = kind === 'Event' && isEventFile(entry);
     const states = kind === undefined ? undefined : this.resourceStatesByKind.get(kind);
     if (!events && !states) return;
-    // Rules that share a `where` expression share its program: it runs once per object. And a
-    // program does not run on an object whose text lacks a word it requires (the walker's file
-    // prefilter, per object and with every group of words: most pods of a file holding one
-    // `OOMKilled` hold none).
+    // Rules that share a `where` expression share its program: it runs once per object.
     let verdicts: Map<CelProgram, boolean> | undefined;
-    let text: string | null | undefined;
     const holds = (where: CelProgram): boolean => {
       verdicts ??= new Map();
       let verdict = verdicts.get(where);
-      if (verdict === undefined) {
-        const groups = literalGroupsRequiredBy(where.source);
-        if (groups) text ??= textOf(object);
-        verdict = groups && text && !groups.every((words) => words.some((word) => text!.includes(word))) ? false : where({ object });
-        verdicts.set(where, verdict);
-      }
+      if (verdict === undefined) verdicts.set(where, (verdict = where({ object })));
       return verdict;
     };
     // And a summary template, its text.
@@ -554,15 +545,6 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
       ...(key !== undefined ? { key } : {}),
     };
     return { finding, subject };
-  }
-}
-
-/** An object as JSON, where words are written as in YAML; null when it has no such text (a cycle an alias made). */
-function textOf(object: K8sObject): string | null {
-  try {
-    return JSON.stringify(object);
-  } catch {
-    return null;
   }
 }
 

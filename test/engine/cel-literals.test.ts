@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { literalGroupsRequiredBy, literalsRequiredBy } from '../../src/engine/cel-literals.js';
+import { literalsRequiredBy } from '../../src/engine/cel-literals.js';
 
 describe('literalsRequiredBy: the words a file must hold for a where to match in it', () => {
   it("takes a condition's value over the field names every object of the kind holds", () => {
@@ -24,12 +24,5 @@ describe('literalsRequiredBy: the words a file must hold for a where to match in
   it('requires nothing of a text that does not parse, and says so again without failing', () => {
     expect(literalsRequiredBy("object.status.phase == 'Failed' &&")).toBeUndefined();
     expect(literalsRequiredBy("object.status.phase == 'Failed' &&")).toBeUndefined();
-  });
-
-  it('keeps every group an object must meet: a phase and a reason both', () => {
-    const where = "object.status.phase in ['Pending', 'Running'] && object.status.containerStatuses.exists(c, c.state.waiting.reason in ['ErrImagePull', 'ImagePullBackOff'])";
-    expect(literalGroupsRequiredBy(where)).toEqual([['Pending', 'Running'], ['ErrImagePull', 'ImagePullBackOff']]);
-    expect(literalsRequiredBy(where)).toEqual(['ErrImagePull', 'ImagePullBackOff']);
-    expect(literalGroupsRequiredBy("object.status.phase == 'Failed' || has(object.spec.x) && object.spec.y == 'Yes'")).toEqual([['Failed', 'Yes']]);
   });
 });
