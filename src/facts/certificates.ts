@@ -206,7 +206,7 @@ export class CertificateCollector extends RecordingConsumer<Record_> {
   need(entry: ClassifiedEntry): Need | undefined {
     if (entry.kind !== 'list' && entry.kind !== 'namespaced-object') return undefined;
     if ((entry.group ?? 'core') !== 'core') return undefined;
-    return entry.resource === 'configmaps' || entry.resource === 'secrets' ? { text: true } : undefined;
+    return entry.resource === 'configmaps' || entry.resource === 'secrets' ? { text: true, wholeText: true } : undefined;
   }
 
   text(chunk: Buffer, entry: ClassifiedEntry): void {

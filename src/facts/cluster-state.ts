@@ -177,7 +177,7 @@ export class ClusterStateCollector extends RecordingConsumer<StateRecord> {
   private etcdText = '';
 
   need(entry: ClassifiedEntry): Need | undefined {
-    if (entry.rule === 'mg-etcd-info') return { text: true };
+    if (entry.rule === 'mg-etcd-info') return { text: true, wholeText: true };
     const source = sourceOf(entry);
     if (source === undefined) return undefined;
     return source === 'machineconfigs' ? { objects: METADATA_ONLY } : { objects: true };

@@ -17,6 +17,11 @@ export interface Need {
   objectsIfContains?: readonly string[] | undefined;
   /** Raw bytes (logs and other text), chunk by chunk. */
   text?: boolean;
+  /**
+   * With `text`: the consumer reads the text whole, as items or a document, not as lines cut at
+   * --max-line-bytes; a long line in it is no part left unread.
+   */
+  wholeText?: boolean;
 }
 
 /** Where an object sat in its file. */

@@ -334,19 +334,20 @@ async function readText(
   options: ReadOptions,
 ): Promise<EntryOutcome> {
   const readers = consumers.filter((_, i) => needs[i]?.text);
-  const longLines = new LongLineCounter(options.limits.maxLineBytes);
+  // Only a reader of lines cuts them at --max-line-bytes.
+  const longLines = needs.some((need) => need?.text && !need.wholeText) ? new LongLineCounter(options.limits.maxLineBytes) : undefined;
   let bytes = 0;
   let unreadPart: string | undefined;
   try {
     for await (const chunk of entry.body()) {
       bytes += chunk.length;
-      longLines.push(chunk);
+      longLines?.push(chunk);
       for (const reader of readers) reader.text?.(chunk, classified);
       if (bytes % (16 * 1024 * 1024) < chunk.length) options.onRead?.(bytes);
     }
   } finally {
     for (const reader of readers) reader.endText?.(classified);
-    if (longLines.count > 0) {
+    if (longLines && longLines.count > 0) {
       // The rest of each long line was never scanned: a rule's line could be there.
       unreadPart = `${longLines.count} line(s) longer than ${options.limits.maxLineBytes} bytes cut (--max-line-bytes): the rest of each was not read`;
       options.problems.warn(entry.path, unreadPart);

@@ -52,4 +52,22 @@ describe('walk', () => {
     expect(await podsSeen(input, ['Evicted', 'etcd-b'])).toEqual(['list:etcd-a', 'list:etcd-b']);
     expect(await podsSeen(input, ['Evicted'])).toEqual([]);
   });
+
+  it('tells a long line as a part left unread only to a reader of lines, not to one that reads the text whole', async () => {
+    const input = mustGather(`apiVersion: v1\nkind: List\nitems:\n- kind: Pod\n  data: ${'x'.repeat(2048)}\n`);
+    const problemsFor = async (wholeText: boolean): Promise<string[]> => {
+      const unread: string[] = [];
+      const consumer: EntryConsumer = {
+        need: (entry) => (entry.resource === 'pods' && entry.kind === 'list' ? { text: true, wholeText } : undefined),
+        text: () => undefined,
+        unread: (entry, reason) => unread.push(reason),
+      };
+      const problems = new Problems();
+      const limits = { ...DEFAULT_LIMITS, maxLineBytes: 1024 };
+      await walk(await openInput(input, { limits, problems }), [consumer], { problems, limits });
+      return [...unread, ...problems.items.map((p) => p.reason)];
+    };
+    expect(await problemsFor(true)).toEqual([]);
+    expect((await problemsFor(false)).join('\n')).toMatch(/1 line\(s\) longer than 1024 bytes cut/);
+  });
 });
