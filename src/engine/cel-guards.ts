@@ -1,11 +1,12 @@
 import type { CelExpr } from './cel.js';
 
 /**
- * The conditions of an expression's top-level `&&` chain that plain JavaScript decides exactly on
- * the bound data, checked before the CEL program runs: a chain is true only when each of its
- * conditions is (CEL's `&&` is false or an error otherwise), so one failed guard settles it. Most
- * `where`s open with such a condition (a namespace, a name prefix, a phase), and most objects fail
- * it: an interpreter's run costs tens of microseconds, a guard a property read.
+ * A quick verdict on a `where` expression in plain JavaScript, checked before its CEL program
+ * runs: false when the expression cannot be true of the bound data, true when it may be (the
+ * program decides). An interpreter's run costs tens of microseconds, this a few property reads,
+ * and most objects fail a `where`'s first conditions (a namespace, a name prefix, a phase, a
+ * container's waiting reason). Decided exactly, the rest is "may be":
+ *   a && b, a || b                  as CEL combines them (an error is not true)
  *   v.a.b == 'x', 'x' == v.a.b      the field holds that string
  *   v.a.b in ['x', 'y']             the field holds one of the strings
  *   'x' in v.a.b                    the field is a map with key x, or a list holding 'x'
@@ -13,63 +14,69 @@ import type { CelExpr } from './cel.js';
  *   !has(v.a.b)                     v.a is anything else (a v.a that cannot be selected is CEL's
  *                                   error: not true)
  *   v.a.b.startsWith('x')           the field is a string that starts (ends) with it
- * Anything else is left to the program. `v` is a bound variable; fields are read as CEL reads
- * them (strings are strings, undefined is absent, a map's null field is not `has`; the test
- * compares every guard with the program alone).
+ *   L.exists(c, p)                  some element of the list L may satisfy p; L a field, or a
+ *                                   list of fields and `has(f) ? f : []`
+ * `v` is a bound variable; fields are read as CEL reads them (strings are strings, undefined is
+ * absent, a map's null field is not `has`). The test compares each form with the program alone.
  */
 export type Guard = (bindings: Readonly<Record<string, unknown>>) => boolean;
 
-export function guardsOf(expr: CelExpr | undefined): Guard[] {
-  const guards: Guard[] = [];
-  for (const condition of expr ? conjuncts(expr) : []) {
-    const guard = guardOf(condition);
-    if (guard) guards.push(guard);
-  }
-  return guards;
+/** The guard of an expression; undefined when nothing of it can be decided. */
+export function guardOf(expr: CelExpr | undefined): Guard | undefined {
+  const decide = expr && deciderOf(expr);
+  if (!decide) return undefined;
+  return (bindings) => decide((name) => (Object.hasOwn(bindings, name) ? { found: true, value: bindings[name] } : NOT_FOUND));
 }
 
-function conjuncts(expr: CelExpr): CelExpr[] {
-  const kind = expr.exprKind;
-  if (kind.case === 'callExpr' && kind.value.function === '_&&_' && kind.value.args.length === 2) return [...conjuncts(kind.value.args[0]!), ...conjuncts(kind.value.args[1]!)];
-  return [expr];
-}
-
-/** A path from a bound variable: its name, then field names. */
-type Path = readonly [string, ...string[]];
+/** A variable's value in scope (the bindings, then the variables of the comprehensions around). */
+type Scope = (name: string) => Value;
 type Value = { found: true; value: unknown } | { found: false };
+/** False: the expression cannot be true in this scope. */
+type Decider = (scope: Scope) => boolean;
+/** A value an expression evaluates to; undefined: not evaluated here. */
+type Evaluator = (scope: Scope) => Value;
 
-function guardOf(expr: CelExpr): Guard | undefined {
+const NOT_FOUND: Value = { found: false };
+
+function deciderOf(expr: CelExpr): Decider | undefined {
   const kind = expr.exprKind;
   if (kind.case === 'selectExpr' && kind.value.testOnly) {
     const parent = kind.value.operand && pathOf(kind.value.operand);
     const field = kind.value.field;
-    return parent && ((bindings) => hasField(valueAt(bindings, parent), field) === true);
+    return parent && ((scope) => hasField(valueAt(scope, parent), field) === true);
   }
+  if (kind.case === 'comprehensionExpr') return existsDecider(kind.value);
   if (kind.case !== 'callExpr') return undefined;
   const { function: fn, args, target } = kind.value;
+  if ((fn === '_&&_' || fn === '_||_') && args.length === 2) {
+    const left = deciderOf(args[0]!);
+    const right = deciderOf(args[1]!);
+    if (fn === '_&&_') return left && right ? (scope) => left(scope) && right(scope) : (left ?? right);
+    return left && right ? (scope) => left(scope) || right(scope) : undefined;
+  }
   if (fn === '!_' && args.length === 1) {
     const inner = args[0]!.exprKind;
     if (inner.case !== 'selectExpr' || !inner.value.testOnly || !inner.value.operand) return undefined;
     const parent = pathOf(inner.value.operand);
     const field = inner.value.field;
-    return parent && ((bindings) => hasField(valueAt(bindings, parent), field) === false);
+    return parent && ((scope) => hasField(valueAt(scope, parent), field) === false);
   }
   if (fn === '_==_' && args.length === 2) {
     const [left, right] = args as [CelExpr, CelExpr];
     const path = pathOf(left) ?? pathOf(right);
     const text = stringConstant(right) ?? stringConstant(left);
-    return path && text !== undefined ? (bindings) => stringAt(bindings, path) === text : undefined;
+    return path && text !== undefined ? (scope) => stringAt(scope, path) === text : undefined;
   }
   if (fn === '@in' && args.length === 2) {
     const [element, container] = args as [CelExpr, CelExpr];
     const path = pathOf(element);
     const texts = path && stringList(container);
-    if (path && texts) return (bindings) => texts.includes(stringAt(bindings, path) as string);
+    if (path && texts) return (scope) => texts.includes(stringAt(scope, path) as string);
     const key = stringConstant(element);
     const holder = pathOf(container);
     if (key === undefined || !holder) return undefined;
-    return (bindings) => {
-      const at = valueAt(bindings, holder);
+    return (scope) => {
+      const at = valueAt(scope, holder);
       if (!at.found) return false;
       if (Array.isArray(at.value)) return at.value.includes(key);
       return isMap(at.value) && own(at.value, key) != null;
@@ -80,11 +87,73 @@ function guardOf(expr: CelExpr): Guard | undefined {
     const text = stringConstant(args[0]!);
     if (!path || text === undefined) return undefined;
     return fn === 'startsWith'
-      ? (bindings) => stringAt(bindings, path)?.startsWith(text) === true
-      : (bindings) => stringAt(bindings, path)?.endsWith(text) === true;
+      ? (scope) => stringAt(scope, path)?.startsWith(text) === true
+      : (scope) => stringAt(scope, path)?.endsWith(text) === true;
   }
   return undefined;
 }
+
+type Comprehension = Extract<CelExpr['exprKind'], { case: 'comprehensionExpr' }>['value'];
+
+/**
+ * `L.exists(c, p)`, as CEL expands the macro: an accumulator starting false, each step
+ * `@result || p`. True when some element may satisfy p; over a map (its keys) always may be;
+ * over anything else, or an L that cannot be evaluated, CEL's error.
+ */
+function existsDecider(comprehension: Comprehension): Decider | undefined {
+  const { iterVar, iterRange, accuInit, loopStep } = comprehension;
+  const init = accuInit?.exprKind;
+  const step = loopStep?.exprKind;
+  if (init?.case !== 'constExpr' || init.value.constantKind.case !== 'boolValue' || init.value.constantKind.value !== false) return undefined;
+  if (step?.case !== 'callExpr' || step.value.function !== '_||_' || step.value.args.length !== 2) return undefined;
+  const predicate = deciderOf(step.value.args[1]!);
+  const range = iterRange && evaluatorOf(iterRange);
+  if (!predicate || !range) return undefined;
+  return (scope) => {
+    const at = range(scope);
+    if (!at.found) return false;
+    if (isMap(at.value)) return true;
+    if (!Array.isArray(at.value)) return false;
+    return at.value.some((element: unknown) => predicate((name) => (name === iterVar ? { found: true, value: element } : scope(name))));
+  };
+}
+
+/** A field, `has(f) ? f : []`, or a list of those; anything else is not evaluated here. */
+function evaluatorOf(expr: CelExpr): Evaluator | undefined {
+  const path = pathOf(expr);
+  if (path) return (scope) => valueAt(scope, path);
+  const kind = expr.exprKind;
+  if (kind.case === 'listExpr') {
+    const elements = kind.value.elements.map(evaluatorOf);
+    if (elements.some((element) => element === undefined)) return undefined;
+    return (scope) => {
+      const values: unknown[] = [];
+      for (const element of elements) {
+        const at = element!(scope);
+        if (!at.found) return NOT_FOUND; // an element CEL cannot evaluate fails the whole list
+        values.push(at.value);
+      }
+      return { found: true, value: values };
+    };
+  }
+  if (kind.case === 'callExpr' && kind.value.function === '_?_:_' && kind.value.args.length === 3) {
+    const [condition, whenTrue, whenFalse] = kind.value.args as [CelExpr, CelExpr, CelExpr];
+    const test = condition.exprKind;
+    if (test.case !== 'selectExpr' || !test.value.testOnly || !test.value.operand) return undefined;
+    const parent = pathOf(test.value.operand);
+    const field = test.value.field;
+    const chosen = [evaluatorOf(whenTrue), evaluatorOf(whenFalse)];
+    if (!parent || !chosen[0] || !chosen[1]) return undefined;
+    return (scope) => {
+      const has = hasField(valueAt(scope, parent), field);
+      return has === undefined ? NOT_FOUND : chosen[has ? 0 : 1]!(scope);
+    };
+  }
+  return undefined;
+}
+
+/** A path from a variable: its name, then field names. */
+type Path = readonly [string, ...string[]];
 
 /** `v`, `v.a.b` or `v.a['b']`. */
 function pathOf(expr: CelExpr): Path | undefined {
@@ -102,20 +171,21 @@ function pathOf(expr: CelExpr): Path | undefined {
   return undefined;
 }
 
-function valueAt(bindings: Readonly<Record<string, unknown>>, path: Path): Value {
+function valueAt(scope: Scope, path: Path): Value {
   const [name, ...fields] = path;
-  if (!Object.hasOwn(bindings, name)) return { found: false };
-  let value: unknown = bindings[name];
+  const root = scope(name);
+  if (!root.found) return NOT_FOUND;
+  let value = root.value;
   // Selecting a field of anything but a map, or one the map lacks, is CEL's error; a null is a value.
   for (const field of fields) {
     value = isMap(value) ? own(value, field) : undefined;
-    if (value === undefined) return { found: false };
+    if (value === undefined) return NOT_FOUND;
   }
   return { found: true, value };
 }
 
-function stringAt(bindings: Readonly<Record<string, unknown>>, path: Path): string | undefined {
-  const at = valueAt(bindings, path);
+function stringAt(scope: Scope, path: Path): string | undefined {
+  const at = valueAt(scope, path);
   return at.found && typeof at.value === 'string' ? at.value : undefined;
 }
 

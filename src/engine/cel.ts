@@ -5,7 +5,7 @@ import { RE2JS } from '@bufbuild/re2';
 import { celEnv, celFunc, celList, celMap, CelScalar, parse, plan, isCelError, type CelInput } from '@bufbuild/cel';
 import { quantityValue } from '../parsers/quantity.js';
 import { buildDateOf, compareVersions, satisfiesRange, isYStreamChange, minorOf } from '../facts/version.js';
-import { guardsOf } from './cel-guards.js';
+import { guardOf } from './cel-guards.js';
 
 /**
  * `where` expressions in CEL, the language Kubernetes uses for validation rules and
@@ -142,9 +142,9 @@ function compileCelProgram(expression: string): CelRun {
     if (err instanceof CelCompileError) throw err;
     throw new CelCompileError(`CEL: ${(err as Error).message.split('\n', 1)[0]}`);
   }
-  const guards = guardsOf(parseCel(expression).expr);
+  const guard = guardOf(parseCel(expression).expr);
   return (bindings) => {
-    if (!guards.every((guard) => guard(bindings))) return false;
+    if (guard && !guard(bindings)) return false;
     // A missing field is a CelError, an Error: without this, capturing its stack trace is most
     // of the cost of a rule over objects that lack the field (hostile input can make them all).
     const stackTraceLimit = Error.stackTraceLimit;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compileCel, parseCel } from '../../src/engine/cel.js';
-import { guardsOf } from '../../src/engine/cel-guards.js';
+import { guardOf } from '../../src/engine/cel-guards.js';
 
 /** The same expression with no guard hoisted from it (its top level is a comparison, not a chain). */
 const unguarded = (expression: string): string => `(${expression}) == true`;
@@ -21,6 +21,10 @@ const EXPRESSIONS = [
   "'k' in object.a && true",
   "object.a.b == 'x' && true",
   "object.a.startsWith('k') && object.a.endsWith('x')",
+  "[has(object.status.containerStatuses) ? object.status.containerStatuses : [], has(object.status.initContainerStatuses) ? object.status.initContainerStatuses : []].exists(list, list.exists(c, has(c.state.waiting) && c.state.waiting.reason in ['ErrImagePull', 'CrashLoopBackOff']))",
+  "object.status.containerStatuses.exists(c, (has(c.state.terminated) && c.state.terminated.reason == 'OOMKilled') || (has(c.lastState.terminated) && c.lastState.terminated.reason == 'OOMKilled' && c.restartCount >= 3))",
+  "object.a.exists(k, k == 'k') && object.a.exists(x, has(x.b) || x == 'k')",
+  "[object.a, object.status].exists(x, has(x.b))",
 ];
 
 const OBJECTS: unknown[] = [
@@ -42,14 +46,26 @@ const OBJECTS: unknown[] = [
   { a: { b: { c: null } } },
   { a: { b: { c: 0 } } },
   { a: { b: [] } },
+  { a: ['k', { b: 1 }] },
+  { a: [{ b: null }] },
+  { status: { containerStatuses: [{ state: { waiting: { reason: 'CrashLoopBackOff' } } }], initContainerStatuses: null } },
+  { status: { containerStatuses: [{ state: { terminated: { reason: 'OOMKilled' } }, lastState: {} }, { state: {}, lastState: { terminated: { reason: 'OOMKilled' } }, restartCount: 4 }] } },
+  { status: { containerStatuses: [{ state: { waiting: null }, lastState: { terminated: { reason: 'OOMKilled' } }, restartCount: 1 }] } },
+  { status: { containerStatuses: 'none', initContainerStatuses: [{ state: { waiting: { reason: 'ErrImagePull' } } }] } },
+  { status: { containerStatuses: { a: 1 } } },
 ];
 
 describe('guardsOf: conditions of a where decided before its program runs', () => {
-  it('hoists the conditions JavaScript decides exactly, and nothing under an or', () => {
-    expect(guardsOf(parseCel(EXPRESSIONS[0]!).expr)).toHaveLength(2);
-    expect(guardsOf(parseCel(EXPRESSIONS[3]!).expr)).toHaveLength(1);
-    expect(guardsOf(parseCel(EXPRESSIONS[5]!).expr)).toHaveLength(0);
-    expect(guardsOf(parseCel(unguarded(EXPRESSIONS[0]!)).expr)).toHaveLength(0);
+  it('decides what JavaScript decides exactly, and leaves the rest to the program', () => {
+    const decide = (expression: string, object: unknown): boolean | undefined => guardOf(parseCel(expression).expr)?.({ object });
+    expect(decide(EXPRESSIONS[0]!, OBJECTS[2])).toBe(false);
+    expect(decide(EXPRESSIONS[0]!, OBJECTS[0])).toBe(true);
+    expect(decide("size(object.metadata.name) > 3", OBJECTS[0])).toBeUndefined();
+    expect(decide("object.status.phase == 'Failed' || size(object.metadata.name) > 3", OBJECTS[0])).toBeUndefined();
+    expect(decide(unguarded(EXPRESSIONS[0]!), OBJECTS[2])).toBeUndefined();
+    // A pod's containers: none waiting with the reason, so the program need not run.
+    expect(decide(EXPRESSIONS[15]!, OBJECTS[0])).toBe(false);
+    expect(decide(EXPRESSIONS[15]!, { status: { containerStatuses: [{ state: { waiting: { reason: 'ErrImagePull' } } }] } })).toBe(true);
   });
 
   it('never changes a verdict: every expression on every object, with and without its guards', () => {
