@@ -1,4 +1,5 @@
 import type { CelExpr } from './cel.js';
+import { existsMacro, fieldPath, hasTest, stringConstant, stringList, type FieldPath } from './cel-ast.js';
 
 /**
  * A quick verdict on a `where` expression in plain JavaScript, checked before its CEL program
@@ -39,13 +40,10 @@ type Evaluator = (scope: Scope) => Value;
 const NOT_FOUND: Value = { found: false };
 
 function deciderOf(expr: CelExpr): Decider | undefined {
+  const has = hasTest(expr);
+  if (has) return (scope) => hasField(valueAt(scope, has.parent), has.field) === true;
   const kind = expr.exprKind;
-  if (kind.case === 'selectExpr' && kind.value.testOnly) {
-    const parent = kind.value.operand && pathOf(kind.value.operand);
-    const field = kind.value.field;
-    return parent && ((scope) => hasField(valueAt(scope, parent), field) === true);
-  }
-  if (kind.case === 'comprehensionExpr') return existsDecider(kind.value);
+  if (kind.case === 'comprehensionExpr') return existsDecider(expr);
   if (kind.case !== 'callExpr') return undefined;
   const { function: fn, args, target } = kind.value;
   if ((fn === '_&&_' || fn === '_||_') && args.length === 2) {
@@ -55,25 +53,22 @@ function deciderOf(expr: CelExpr): Decider | undefined {
     return left && right ? (scope) => left(scope) || right(scope) : undefined;
   }
   if (fn === '!_' && args.length === 1) {
-    const inner = args[0]!.exprKind;
-    if (inner.case !== 'selectExpr' || !inner.value.testOnly || !inner.value.operand) return undefined;
-    const parent = pathOf(inner.value.operand);
-    const field = inner.value.field;
-    return parent && ((scope) => hasField(valueAt(scope, parent), field) === false);
+    const negated = hasTest(args[0]!);
+    return negated && ((scope) => hasField(valueAt(scope, negated.parent), negated.field) === false);
   }
   if (fn === '_==_' && args.length === 2) {
     const [left, right] = args as [CelExpr, CelExpr];
-    const path = pathOf(left) ?? pathOf(right);
+    const path = fieldPath(left) ?? fieldPath(right);
     const text = stringConstant(right) ?? stringConstant(left);
     return path && text !== undefined ? (scope) => stringAt(scope, path) === text : undefined;
   }
   if (fn === '@in' && args.length === 2) {
     const [element, container] = args as [CelExpr, CelExpr];
-    const path = pathOf(element);
+    const path = fieldPath(element);
     const texts = path && stringList(container);
     if (path && texts) return (scope) => texts.includes(stringAt(scope, path) as string);
     const key = stringConstant(element);
-    const holder = pathOf(container);
+    const holder = fieldPath(container);
     if (key === undefined || !holder) return undefined;
     return (scope) => {
       const at = valueAt(scope, holder);
@@ -83,7 +78,7 @@ function deciderOf(expr: CelExpr): Decider | undefined {
     };
   }
   if ((fn === 'startsWith' || fn === 'endsWith') && target && args.length === 1) {
-    const path = pathOf(target);
+    const path = fieldPath(target);
     const text = stringConstant(args[0]!);
     if (!path || text === undefined) return undefined;
     return fn === 'startsWith'
@@ -93,22 +88,16 @@ function deciderOf(expr: CelExpr): Decider | undefined {
   return undefined;
 }
 
-type Comprehension = Extract<CelExpr['exprKind'], { case: 'comprehensionExpr' }>['value'];
-
 /**
- * `L.exists(c, p)`, as CEL expands the macro: an accumulator starting false, each step
- * `@result || p`. True when some element may satisfy p; over a map (its keys) always may be;
+ * `L.exists(c, p)`: true when some element may satisfy p; over a map (its keys) always may be;
  * over anything else, or an L that cannot be evaluated, CEL's error.
  */
-function existsDecider(comprehension: Comprehension): Decider | undefined {
-  const { iterVar, iterRange, accuInit, loopStep } = comprehension;
-  const init = accuInit?.exprKind;
-  const step = loopStep?.exprKind;
-  if (init?.case !== 'constExpr' || init.value.constantKind.case !== 'boolValue' || init.value.constantKind.value !== false) return undefined;
-  if (step?.case !== 'callExpr' || step.value.function !== '_||_' || step.value.args.length !== 2) return undefined;
-  const predicate = deciderOf(step.value.args[1]!);
-  const range = iterRange && evaluatorOf(iterRange);
-  if (!predicate || !range) return undefined;
+function existsDecider(expr: CelExpr): Decider | undefined {
+  const exists = existsMacro(expr);
+  const predicate = exists && deciderOf(exists.predicate);
+  const range = exists && evaluatorOf(exists.range);
+  if (!exists || !predicate || !range) return undefined;
+  const { iterVar } = exists;
   return (scope) => {
     const at = range(scope);
     if (!at.found) return false;
@@ -120,7 +109,7 @@ function existsDecider(comprehension: Comprehension): Decider | undefined {
 
 /** A field, `has(f) ? f : []`, or a list of those; anything else is not evaluated here. */
 function evaluatorOf(expr: CelExpr): Evaluator | undefined {
-  const path = pathOf(expr);
+  const path = fieldPath(expr);
   if (path) return (scope) => valueAt(scope, path);
   const kind = expr.exprKind;
   if (kind.case === 'listExpr') {
@@ -138,40 +127,18 @@ function evaluatorOf(expr: CelExpr): Evaluator | undefined {
   }
   if (kind.case === 'callExpr' && kind.value.function === '_?_:_' && kind.value.args.length === 3) {
     const [condition, whenTrue, whenFalse] = kind.value.args as [CelExpr, CelExpr, CelExpr];
-    const test = condition.exprKind;
-    if (test.case !== 'selectExpr' || !test.value.testOnly || !test.value.operand) return undefined;
-    const parent = pathOf(test.value.operand);
-    const field = test.value.field;
+    const test = hasTest(condition);
     const chosen = [evaluatorOf(whenTrue), evaluatorOf(whenFalse)];
-    if (!parent || !chosen[0] || !chosen[1]) return undefined;
+    if (!test || !chosen[0] || !chosen[1]) return undefined;
     return (scope) => {
-      const has = hasField(valueAt(scope, parent), field);
+      const has = hasField(valueAt(scope, test.parent), test.field);
       return has === undefined ? NOT_FOUND : chosen[has ? 0 : 1]!(scope);
     };
   }
   return undefined;
 }
 
-/** A path from a variable: its name, then field names. */
-type Path = readonly [string, ...string[]];
-
-/** `v`, `v.a.b` or `v.a['b']`. */
-function pathOf(expr: CelExpr): Path | undefined {
-  const kind = expr.exprKind;
-  if (kind.case === 'identExpr') return [kind.value.name];
-  if (kind.case === 'selectExpr' && !kind.value.testOnly && kind.value.operand) {
-    const parent = pathOf(kind.value.operand);
-    return parent && [...parent, kind.value.field];
-  }
-  if (kind.case === 'callExpr' && kind.value.function === '_[_]' && kind.value.args.length === 2) {
-    const parent = pathOf(kind.value.args[0]!);
-    const key = stringConstant(kind.value.args[1]!);
-    return parent && key !== undefined ? [...parent, key] : undefined;
-  }
-  return undefined;
-}
-
-function valueAt(scope: Scope, path: Path): Value {
+function valueAt(scope: Scope, path: FieldPath): Value {
   const [name, ...fields] = path;
   const root = scope(name);
   if (!root.found) return NOT_FOUND;
@@ -184,7 +151,7 @@ function valueAt(scope: Scope, path: Path): Value {
   return { found: true, value };
 }
 
-function stringAt(scope: Scope, path: Path): string | undefined {
+function stringAt(scope: Scope, path: FieldPath): string | undefined {
   const at = valueAt(scope, path);
   return at.found && typeof at.value === 'string' ? at.value : undefined;
 }
@@ -205,21 +172,4 @@ function own(map: Record<string, unknown>, field: string): unknown {
 
 function isMap(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-function stringConstant(expr: CelExpr): string | undefined {
-  const kind = expr.exprKind;
-  return kind.case === 'constExpr' && kind.value.constantKind.case === 'stringValue' ? kind.value.constantKind.value : undefined;
-}
-
-function stringList(expr: CelExpr): string[] | undefined {
-  const kind = expr.exprKind;
-  if (kind.case !== 'listExpr') return undefined;
-  const texts: string[] = [];
-  for (const element of kind.value.elements) {
-    const text = stringConstant(element);
-    if (text === undefined) return undefined;
-    texts.push(text);
-  }
-  return texts;
 }

@@ -1,4 +1,5 @@
 import { parseCel, type CelExpr } from './cel.js';
+import { existsMacro, fieldPath, stringConstant, stringList } from './cel-ast.js';
 
 /**
  * The words a file must contain for a `where` expression to hold on any object in it: a
@@ -43,13 +44,8 @@ function requiredBy(expr: CelExpr): Requirement | undefined {
   const kind = expr.exprKind;
   if (kind.case === 'selectExpr') return kind.value.testOnly ? word(kind.value.field, true) : undefined;
   if (kind.case === 'comprehensionExpr') {
-    // `exists` expands to an accumulator starting false, each step `@result || predicate`.
-    const { accuInit, loopStep } = kind.value;
-    const init = accuInit?.exprKind;
-    const step = loopStep?.exprKind;
-    if (init?.case !== 'constExpr' || init.value.constantKind.case !== 'boolValue' || init.value.constantKind.value !== false) return undefined;
-    if (step?.case !== 'callExpr' || step.value.function !== '_||_' || step.value.args.length !== 2) return undefined;
-    return requiredBy(step.value.args[1]!);
+    const exists = existsMacro(expr);
+    return exists && requiredBy(exists.predicate);
   }
   if (kind.case !== 'callExpr') return undefined;
   const { function: fn, args } = kind.value;
@@ -67,14 +63,8 @@ function requiredBy(expr: CelExpr): Requirement | undefined {
     return undefined;
   }
   if (fn === '@in' && args.length === 2 && isFieldRead(args[0]!)) {
-    const list = args[1]!.exprKind;
-    if (list.case !== 'listExpr' || list.value.elements.length === 0) return undefined;
-    const words: string[] = [];
-    for (const element of list.value.elements) {
-      const text = stringConstant(element);
-      if (text === undefined || !VERBATIM.test(text)) return undefined;
-      words.push(text);
-    }
+    const words = stringList(args[1]!);
+    if (!words || words.length === 0 || !words.every((text) => VERBATIM.test(text))) return undefined;
     return { words: [...new Set(words)], fields: false };
   }
   return undefined;
@@ -82,18 +72,7 @@ function requiredBy(expr: CelExpr): Requirement | undefined {
 
 /** A variable, a field of one (`c.type`), or a key of one (`labels['role']`): a value as the file holds it. */
 function isFieldRead(expr: CelExpr): boolean {
-  const kind = expr.exprKind;
-  if (kind.case === 'identExpr') return true;
-  if (kind.case === 'selectExpr') return !kind.value.testOnly && kind.value.operand !== undefined && isFieldRead(kind.value.operand);
-  if (kind.case === 'callExpr' && kind.value.function === '_[_]' && kind.value.args.length === 2) {
-    return isFieldRead(kind.value.args[0]!) && stringConstant(kind.value.args[1]!) !== undefined;
-  }
-  return false;
-}
-
-function stringConstant(expr: CelExpr): string | undefined {
-  const kind = expr.exprKind;
-  return kind.case === 'constExpr' && kind.value.constantKind.case === 'stringValue' ? kind.value.constantKind.value : undefined;
+  return fieldPath(expr) !== undefined;
 }
 
 function word(text: string | undefined, fields: boolean): Requirement | undefined {

@@ -193,7 +193,7 @@ export class CertificateCollector extends RecordingConsumer<Record_> {
   private readonly bundles = new Map<string, CertificateBundle>();
   private read = false;
   private readonly reader = new CertificateReader();
-  /** A List item's `data` by its text: the copies of a bundle in every namespace differ only in their metadata. */
+  /** A ConfigMap's `data` by its text: the copies of a bundle in every namespace differ only in their metadata. */
   private readonly data = new Map<string, unknown>();
 
   /** The items of the file being read, as its bytes stream by. */
@@ -232,7 +232,9 @@ export class CertificateCollector extends RecordingConsumer<Record_> {
         ? entry.format === 'json'
           ? parseJsonTextItems(bytes.toString('utf8'), entry.path, problems)
           : parseYamlItems(bytes.toString('utf8'), entry.path, problems, { pick: PICK })
-        : this.listItem(bytes, entry.path, problems);
+        : entry.resource === 'configmaps'
+          ? this.configMapItem(bytes, entry.path, problems)
+          : parseYamlItems(listItemDocument(bytes), entry.path, problems, { pick: PICK });
     for (const { object } of objects) {
       if (object.kind !== 'ConfigMap' && object.kind !== 'Secret') continue;
       for (const bundle of certificateBundles(object, entry.path, entry.namespace, this.reader)) {
@@ -241,8 +243,11 @@ export class CertificateCollector extends RecordingConsumer<Record_> {
     }
   }
 
-  /** A List item, its `data` parsed once per distinct text. */
-  private *listItem(bytes: Buffer, file: string, problems: Problems): Generator<{ object: K8sObject }> {
+  /**
+   * A ConfigMap List's item, its `data` parsed once per distinct text (a Secret's is its own:
+   * nothing to share).
+   */
+  private *configMapItem(bytes: Buffer, file: string, problems: Problems): Generator<{ object: K8sObject }> {
     const cut = cutTopLevelKey(bytes, 'data', 2);
     if (!cut) {
       yield* parseYamlItems(listItemDocument(bytes), file, problems, { pick: PICK });

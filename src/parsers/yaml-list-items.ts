@@ -115,17 +115,12 @@ export function cutTopLevelKey(bytes: Buffer, key: string, margin: number): { se
   // The section ends where a line holds a character at the margin (the next top-level key); an
   // empty line inside a block scalar does not end it.
   let end = bytes.length;
-  for (let newline = bytes.indexOf(NEWLINE, start); newline >= 0 && newline + 1 < bytes.length; newline = bytes.indexOf(NEWLINE, newline + 1)) {
+  for (let newline = bytes.indexOf(NEWLINE, start); newline >= 0; newline = bytes.indexOf(NEWLINE, newline + 1)) {
     const line = newline + 1;
-    if (bytes[line] === NEWLINE) continue;
     let spaces = 0;
     while (spaces < margin && bytes[line + spaces] === SPACE) spaces++;
     const next = bytes[line + spaces];
-    if (spaces === margin && next !== undefined && next !== SPACE && next !== NEWLINE) {
-      end = line + margin;
-      break;
-    }
-    if (spaces < margin && next !== undefined && next !== NEWLINE) {
+    if (next !== undefined && next !== NEWLINE && (spaces < margin || next !== SPACE)) {
       end = line + spaces;
       break;
     }
