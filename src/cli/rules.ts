@@ -10,6 +10,7 @@ import { access, mkdir, open, readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Rule } from '../engine/rule.js';
 import { conditionText } from '../engine/condition.js';
+import { signalsFiringAlone } from '../engine/resolution.js';
 import { isPlainObject as isRecord } from '../parsers/k8s.js';
 import { UsageError } from './options.js';
 import { writeAtomically } from './output.js';
@@ -218,10 +219,16 @@ async function lintRule(rule: Rule): Promise<RuleIssue[]> {
       issues.push({ file: rule.file, line: 1, reason: `signal '${signal.name}': unknown fact '${signal.fact}' (known: ${FACT_NAMES.join(', ')})` });
     }
   }
+  const unresolved = signalsFiringAlone(rule).filter((s) => s.resolution.resolvers.length === 0 && s.resolution.persists === undefined);
+  for (const signal of unresolved) {
+    issues.push({ file: rule.file, line: 1, reason: `signal '${signal.name}': ${signal.type === 'log' ? 'log lines' : 'events'} alone make this rule fire, so say what shows the failure over (resolvedBy) or why it persists (persists)` });
+  }
+  const resolvable = rule.signals.some((s) => (s.type === 'log' || s.type === 'event') && s.resolution.resolvers.length > 0);
   try {
     const cases = await fixtureCases(rule);
     if (!cases.some((c) => c.expect.fires)) issues.push({ file: rule.file, line: 1, reason: 'no fixture that must fire' });
     if (!cases.some((c) => !c.expect.fires && !c.expect.notChecked)) issues.push({ file: rule.file, line: 1, reason: 'no near-miss fixture that must stay quiet' });
+    if (resolvable && !cases.some((c) => c.expect.resolved)) issues.push({ file: rule.file, line: 1, reason: 'resolvedBy without a near-miss fixture where the failure is resolved (expect: resolved: true)' });
   } catch (err) {
     issues.push({ file: rule.file, line: 1, reason: `fixtures: ${(err as Error).message}` });
   }

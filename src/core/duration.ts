@@ -7,3 +7,12 @@ export function parseDuration(text: string): number | undefined {
   for (const m of text.matchAll(/(\d+(?:\.\d+)?)([dhms])/g)) total += Number(m[1]) * DURATION_UNITS[m[2]!]!;
   return total;
 }
+
+/** Milliseconds as `3h4m`, `2d1h0m`, `45s`: what reports and rule templates (`elapsed`) print. */
+export function formatDuration(ms: number): string {
+  if (ms < 60_000) return `${Math.floor(ms / 1000)}s`;
+  const minutes = Math.floor(ms / 60_000);
+  const days = Math.floor(minutes / 1440);
+  const hours = Math.floor((minutes % 1440) / 60);
+  return [days > 0 ? `${days}d` : '', hours > 0 ? `${hours}h` : '', `${minutes % 60}m`].filter(Boolean).join('');
+}

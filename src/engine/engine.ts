@@ -17,6 +17,7 @@ import type { ObjectTemplate, WindowTemplate } from './rule.js';
 import type { Template } from './templates.js';
 import type { CelProgram } from './cel.js';
 import { literalsRequiredBy } from './cel-literals.js';
+import { resolvedItems } from './resolution.js';
 
 /** Longest evidence text kept (a log line can be much longer). */
 const MAX_EVIDENCE_TEXT = 2000;
@@ -41,6 +42,8 @@ interface SignalState {
   unread?: string | undefined;
   /** Namespaces (`''` for cluster-scoped files) where the input held data in this signal's scope. */
   gathered: Set<string>;
+  /** Items whose failure was over by the collection time (`resolvedBy`): out of `items`, kept for history. */
+  resolved: Held[];
 }
 
 /**
@@ -94,7 +97,7 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
   ) {
     for (const rule of rules) {
       for (const signal of rule.signals) {
-        const state: SignalState = { index: this.states.length, rule, signal, seen: false, items: [], dropped: 0, keys: new Set(), gathered: new Set() };
+        const state: SignalState = { index: this.states.length, rule, signal, seen: false, items: [], dropped: 0, keys: new Set(), gathered: new Set(), resolved: [] };
         this.states.push(state);
         this.stateOf.set(signal, state);
         if (signal.type === 'log' && signal.presence) this.presenceOf.set(signal.presence, state);
@@ -294,7 +297,8 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     const namespace = event.metadata?.namespace ?? (involved['namespace'] as string | undefined);
     if (signal.namespace !== undefined && namespace !== signal.namespace) return;
     if (signal.involvedKind !== undefined && involved['kind'] !== signal.involvedKind) return;
-    if (signal.involvedName && !signal.involvedName.test(String(involved['name'] ?? ''))) return;
+    const named = signal.involvedName?.exec(String(involved['name'] ?? ''));
+    if (named === null) return;
     if (signal.literal && !message.includes(signal.literal)) return;
     if (signal.reason && !signal.reason.test(reason)) return;
     let match: RegExpExecArray | null = null;
@@ -316,7 +320,7 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
       time,
       text: clip(prefix + message),
       match: match ? [prefix.length + match.index, prefix.length + match.index + match[0].length] : undefined,
-      captures: { reason, namespace: namespace ?? '', name: objectName, kind: String(involved['kind'] ?? ''), ...(match?.groups ?? {}) },
+      captures: { reason, namespace: namespace ?? '', name: objectName, kind: String(involved['kind'] ?? ''), ...definedGroups(named), ...(match?.groups ?? {}) },
       // The involved object's own namespace: an event about a Node is recorded in `default`, and the Node has none.
       object: { kind: String(involved['kind'] ?? ''), namespace: involved['namespace'] as string | undefined, name: objectName },
       data: event,
@@ -401,10 +405,12 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
         continue;
       }
       const states = rule.signals.map((signal) => this.stateOf.get(signal)!);
+      setResolvedApart(states, facts.collectedAt);
       const values = valuesOf(states);
       const verdict = evaluateCondition(rule.condition, values);
-      const findings =
-        verdict === true ? (rule.per ? this.perKey(rule, states, facts, scope.caveat) : [this.buildFinding(rule, states, values, facts, scope.caveat)]) : [];
+      const findings = verdict === true ? this.findingsOf(rule, states, values, facts, scope.caveat) : [];
+      const history = this.historyOf(rule, states, findings, facts, scope.caveat);
+      result.findings.push(...history);
       // Nothing found: does the verdict hold whatever the parts not read or not gathered would have held?
       const unread = verdict === false ? restsOn(rule, states, (s) => s.unread !== undefined) : [];
       const notGathered = verdict === false && unread.length === 0 && partial ? restsOn(rule, states, (s) => notGatheredPart(s) !== undefined) : [];
@@ -414,8 +420,9 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
         const parts = [...new Set(notGathered.map((s) => notGatheredPart(s)!))];
         result.checkedInPart.push({ ruleId: rule.id, title: rule.title, component: rule.component, reason: `nothing found in what was gathered, but ${parts.join('; ')} (an oc adm inspect holds only what it was asked for)` });
       } else if (verdict === false || (verdict === true && findings.length === 0)) {
-        result.passed.push({ ruleId: rule.id, title: rule.title, component: rule.component });
+        if (history.length === 0) result.passed.push({ ruleId: rule.id, title: rule.title, component: rule.component });
       } else if (verdict === 'unknown') {
+        if (history.length > 0) continue;
         const unknown = states.filter((s) => values.truth(s.signal.name) === 'unknown').map((s) => s.signal);
         const missing = missingData(unknown, facts);
         const notGiven = dataNotGiven(unknown, facts);
@@ -435,6 +442,26 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     }
     result.diagnosis = joined.diagnosis;
     return result;
+  }
+
+  private findingsOf(rule: Rule, states: SignalState[], values: SignalValues, facts: EngineFacts, caveat: string | undefined): { finding: Finding; subject: LinkSubject }[] {
+    return rule.per ? this.perKey(rule, states, facts, caveat) : [this.buildFinding(rule, states, values, facts, caveat)];
+  }
+
+  /**
+   * What the rule would have found with the evidence shown over by the collection time, where
+   * the present evidence finds nothing: history, at info, in no chain of the diagnosis.
+   */
+  private historyOf(rule: Rule, states: SignalState[], present: readonly { finding: Finding }[], facts: EngineFacts, caveat: string | undefined): Finding[] {
+    if (states.every((s) => s.resolved.length === 0)) return [];
+    const whole = states.map((s) => ({ ...s, items: [...s.items, ...s.resolved] }));
+    const values = valuesOf(whole);
+    if (evaluateCondition(rule.condition, values) !== true) return [];
+    const presentIds = new Set(present.map(({ finding }) => findingId(finding)));
+    return this.findingsOf(rule, whole, values, facts, caveat)
+      .map(({ finding }) => finding)
+      .filter((finding) => !presentIds.has(findingId(finding)) && finding.evidence.some((e) => e.resolved))
+      .map(asHistory);
   }
 
   /**
@@ -546,6 +573,54 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     };
     return { finding, subject };
   }
+}
+
+/**
+ * Moves the evidence some resolver shows over (see `resolvedBy`) out of each state's items,
+ * marked with what resolved it. Resolvers read the other states' items as they stand.
+ */
+function setResolvedApart(states: SignalState[], collectedAt: number | undefined): void {
+  const resolved = resolvedItems(states, {
+    collectedAt,
+    render: (template, item) => safeRender(template, templateItem(item)),
+    objectOf: evidenceObject,
+  });
+  if (resolved.size === 0) return;
+  for (const state of states) {
+    const over = state.items.filter((item) => resolved.has(item));
+    if (over.length === 0) continue;
+    for (const item of over) item.resolved = resolved.get(item);
+    state.items = state.items.filter((item) => !resolved.has(item));
+    state.resolved = over;
+  }
+}
+
+/** A finding made of evidence shown over by the collection time, as history: info, its times, what resolved it; no remediation, no links. */
+function asHistory(finding: Finding): Finding {
+  const over = finding.evidence.filter((e) => e.resolved);
+  const lastSeen = latestOf(over.map((e) => e.time));
+  const at = latestOf(over.map((e) => e.resolved?.at));
+  const when = [lastSeen !== undefined ? `last seen ${isoTime(lastSeen)}` : '', at !== undefined ? `over by ${isoTime(at)}` : ''].filter(Boolean).join(', ');
+  const lines = over.slice(0, HISTORY_LINES_SHOWN).map((e) => `- ${e.text}\n  resolved${e.resolved!.at !== undefined ? ` ${isoTime(e.resolved!.at)}` : ''}: ${e.resolved!.by}`);
+  const more = over.length - lines.length;
+  const message = [
+    `Resolved before the collection${when ? ` (${when})` : ''}: history, not a present failure. What the archive showed, and what shows it over:`,
+    ...lines,
+    ...(more > 0 ? [`- and ${more} more, each with what resolved it in the evidence`] : []),
+  ].join('\n');
+  return { ...finding, severity: 'info', message: finding.caveat ? `${finding.caveat}.\n${message}` : message, remediation: '', resolved: { lastSeen, at }, explains: [], explainedBy: [] };
+}
+
+/** Resolved pieces of evidence a history finding's message lists (the evidence holds them all). */
+const HISTORY_LINES_SHOWN = 10;
+
+function latestOf(times: readonly (number | undefined)[]): number | undefined {
+  const known = times.filter((t): t is number => t !== undefined);
+  return known.length > 0 ? Math.max(...known) : undefined;
+}
+
+function isoTime(ms: number): string {
+  return new Date(ms).toISOString().replace('.000Z', 'Z');
 }
 
 /** Every piece of resource evidence that says since when (at least one) began less than `youngMs` before the collection time. */
@@ -898,6 +973,11 @@ function exactAlternatives(regex: RegExp | undefined): string[] | undefined {
   const m = /^\^(?:\(([\w|-]+)\)|([\w-]+))\$$/.exec(regex.source);
   const body = m?.[1] ?? m?.[2];
   return body === undefined ? undefined : body.split('|');
+}
+
+/** A match's named groups that took part (an alternative not taken leaves its groups undefined). */
+function definedGroups(match: RegExpExecArray | undefined): Record<string, string> {
+  return Object.fromEntries(Object.entries(match?.groups ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }
 
 function stringField(object: K8sObject, key: string): string {

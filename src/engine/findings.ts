@@ -32,6 +32,8 @@ export interface Evidence {
   namespace?: string | undefined;
   pod?: string | undefined;
   container?: string | undefined;
+  /** The failure this evidence records was over by the collection time (the rule's `resolvedBy`): when, and what shows it. */
+  resolved?: { at?: number | undefined; by: string } | undefined;
 }
 
 export interface Finding {
@@ -52,6 +54,12 @@ export interface Finding {
   banner?: string | undefined;
   /** An assumption the finding rests on, e.g. the rule's version range could not be checked. */
   caveat?: string | undefined;
+  /**
+   * History: every piece of evidence that made the finding was over by the collection time, so
+   * the finding is info and stands in no chain of the diagnosis. `lastSeen`: the latest failure;
+   * `at`: when the last of them was resolved (each item's `resolved` says by what).
+   */
+  resolved?: { lastSeen?: number | undefined; at?: number | undefined } | undefined;
   /** Objects the finding is about (its rule's `about`), for links and the diagnosis. */
   about: ObjectRef[];
   /** Ids ({@link findingId}) of the findings this one explains, and of those that explain it. */

@@ -7,7 +7,7 @@ import { requiredLiteral } from './literal.js';
 import { unsafeRegexReason } from './regex-safety.js';
 import { isValidRange } from '../facts/version.js';
 import type { Severity } from './findings.js';
-import type { EvidenceAge, LogSelector, ObjectTemplate, Rule, Signal, WindowTemplate } from './rule.js';
+import type { EvidenceAge, LogSelector, ObjectTemplate, Resolution, Resolver, Rule, Signal, WindowTemplate } from './rule.js';
 import { parseDuration } from '../core/duration.js';
 import type { ExplainsEntry } from './diagnosis.js';
 import { parseFieldPath } from './field-path.js';
@@ -121,8 +121,13 @@ interface RawObject {
   name?: string;
 }
 
+interface RawResolution {
+  resolvedBy?: ({ signal: string; object?: Omit<RawObject, 'signal'>; later?: boolean } | { quietFor: string })[];
+  persists?: string;
+}
+
 interface RawSignal {
-  log?: { files: Record<string, string | boolean>[]; regex: string; literal?: string | string[]; level?: string | string[]; ignoreCase?: boolean; presence?: string };
+  log?: { files: Record<string, string | boolean>[]; regex: string; literal?: string | string[]; level?: string | string[]; ignoreCase?: boolean; presence?: string } & RawResolution;
   resource?: {
     group?: string;
     kind: string | string[];
@@ -135,7 +140,18 @@ interface RawSignal {
     since?: string;
     age?: { atLeast?: string; under?: string };
   };
-  event?: { reason?: string; message?: string; literal?: string; namespace?: string; involvedKind?: string; involvedName?: string; where?: string; afterInstall?: boolean; countAbove?: number; age?: { atLeast?: string; under?: string } };
+  event?: {
+    reason?: string;
+    message?: string;
+    literal?: string;
+    namespace?: string;
+    involvedKind?: string;
+    involvedName?: string;
+    where?: string;
+    afterInstall?: boolean;
+    countAbove?: number;
+    age?: { atLeast?: string; under?: string };
+  } & RawResolution;
   fact?: { name: string; where?: string; summary?: string };
 }
 
@@ -206,6 +222,27 @@ export function loadRuleText(
     return { atLeastMs: ms['atLeast'], underMs: ms['under'] };
   };
 
+  const names = Object.keys(raw.signals);
+  const resolution = (path: string[], given: RawResolution): Resolution => {
+    const resolvers: Resolver[] = [];
+    (given.resolvedBy ?? []).forEach((entry, i) => {
+      const entryPath = [...path, 'resolvedBy', String(i)];
+      if ('quietFor' in entry) {
+        // The schema holds quietFor to the duration syntax parseDuration reads.
+        resolvers.push({ type: 'quiet', quietForMs: parseDuration(entry.quietFor)! });
+        return;
+      }
+      if (!names.includes(entry.signal) || entry.signal === path[1]) return void at(entryPath, `resolvedBy names ${entry.signal === path[1] ? 'its own signal' : `unknown signal '${entry.signal}'`}`);
+      const object = entry.object && {
+        kind: template([...entryPath, 'object', 'kind'], entry.object.kind),
+        namespace: template([...entryPath, 'object', 'namespace'], entry.object.namespace),
+        name: template([...entryPath, 'object', 'name'], entry.object.name),
+      };
+      resolvers.push({ type: 'signal', signal: entry.signal, object, later: entry.later ?? true });
+    });
+    return { resolvers, persists: given.persists };
+  };
+
   const signals: Signal[] = [];
   for (const [name, spec] of Object.entries(raw.signals)) {
     const base = ['signals', name];
@@ -241,7 +278,9 @@ export function loadRuleText(
           literals: log.ignoreCase || !presenceLiteral ? undefined : [presenceLiteral],
           levels: undefined,
           presence: undefined,
+          resolution: NO_RESOLUTION,
         },
+        resolution: resolution([...base, 'log'], log),
       });
     } else if (spec.resource) {
       const r = spec.resource;
@@ -293,6 +332,7 @@ export function loadRuleText(
         afterInstall: e.afterInstall ?? false,
         countAbove: e.countAbove,
         age,
+        resolution: resolution([...base, 'event'], e),
       });
     } else if (spec.fact) {
       const f = spec.fact;
@@ -302,7 +342,6 @@ export function loadRuleText(
     }
   }
 
-  const names = Object.keys(raw.signals);
   const condition = (path: string[], source: string | undefined): ConditionNode | undefined => {
     if (source === undefined) return allOf(names);
     const node = compile(path, () => parseCondition(source));
@@ -386,6 +425,8 @@ export function loadRuleText(
     },
   };
 }
+
+const NO_RESOLUTION: Resolution = { resolvers: [], persists: undefined };
 
 /**
  * Regexes by source and flags: rules that repeat one share it, and the engine runs it once per

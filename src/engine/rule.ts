@@ -89,6 +89,7 @@ export interface LogSignal extends SignalBase {
   levels: Set<string> | undefined;
   /** When set, the signal's data counts as present only once a line matching this is seen. */
   presence: LogSignal | undefined;
+  resolution: Resolution;
 }
 
 export interface ResourceSignal extends SignalBase {
@@ -142,6 +143,42 @@ export interface EventSignal extends SignalBase {
   countAbove: number | undefined;
   /** Keeps only events last seen this long before the collection time (see {@link EvidenceAge}). */
   age: EvidenceAge | undefined;
+  resolution: Resolution;
+}
+
+/**
+ * What shows that the failure a log line or an event records is over by the collection time
+ * (`resolvedBy` in rules/README.md): such evidence is history, not a present alarm.
+ */
+export interface Resolution {
+  resolvers: readonly Resolver[];
+  /** Why nothing later supersedes this evidence (a state a line reports, a corruption): said instead of resolvers. */
+  persists: string | undefined;
+}
+
+export type Resolver = SignalResolver | QuietResolver;
+
+/**
+ * Another signal of the rule whose evidence shows the failure over: a later success of the same
+ * object (`EnsuredLoadBalancer` after `SyncLoadBalancerFailed`), or the object's state now (a
+ * condition back to good, a Subscription at its latest CSV).
+ */
+export interface SignalResolver {
+  type: 'signal';
+  signal: string;
+  /**
+   * The object the resolving evidence must be about, rendered over the resolved item; parts left
+   * out match any. Undefined: the resolved item's own object.
+   */
+  object: { kind: Template | undefined; namespace: Template | undefined; name: Template | undefined } | undefined;
+  /** The resolving evidence must be dated after the resolved item. */
+  later: boolean;
+}
+
+/** Not seen for this long before the collection time. */
+export interface QuietResolver {
+  type: 'quiet';
+  quietForMs: number;
 }
 
 export interface FactSignal extends SignalBase {

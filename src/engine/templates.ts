@@ -1,5 +1,6 @@
 import Handlebars from 'handlebars';
 import { binaryUnits } from '../core/bytes.js';
+import { formatDuration } from '../core/duration.js';
 
 /**
  * Message, remediation and banner templates of rules: Handlebars on plain text (no HTML
@@ -26,12 +27,7 @@ hb.registerHelper('time', (ms: unknown) =>
 );
 hb.registerHelper('elapsed', (from: unknown, to: unknown) => {
   if (typeof from !== 'number' || typeof to !== 'number' || !Number.isFinite(from) || !Number.isFinite(to) || to < from) return 'an unknown time';
-  if (to - from < 60_000) return `${Math.floor((to - from) / 1000)}s`;
-  const minutes = Math.floor((to - from) / 60_000);
-  const days = Math.floor(minutes / 1440);
-  const hours = Math.floor((minutes % 1440) / 60);
-  const parts = [days > 0 ? `${days}d` : '', hours > 0 ? `${hours}h` : '', `${minutes % 60}m`];
-  return parts.filter(Boolean).join('');
+  return formatDuration(to - from);
 });
 // `time` inside [from, to]; `to` absent: still open (an update in progress).
 hb.registerHelper('within', (time: unknown, from: unknown, to: unknown) => {

@@ -360,6 +360,18 @@ export function inlineParts(text: string): InlinePart[] {
 }
 
 /**
+ * A finding's title as headings, tables and the terminal show it: with its key (a rule with
+ * `per`), and marked as history when what it matched was over by the collection time.
+ */
+export function findingTitle(f: Finding): string {
+  const title = f.key !== undefined ? `${f.title} — ${f.key}` : f.title;
+  return f.resolved ? `${RESOLVED_MARK}: ${title}` : title;
+}
+
+/** How a history finding's title begins (see {@link findingTitle}). */
+export const RESOLVED_MARK = 'Resolved before the collection';
+
+/**
  * What a findings table says about a finding: the objects it is about (`first` and how many
  * `others`, and both as `object`), and its first time.
  */

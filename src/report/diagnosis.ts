@@ -6,7 +6,7 @@
 import type { DiagnosisNode, ObjectRef } from '../engine/diagnosis.js';
 import { describeObject } from '../engine/diagnosis.js';
 import type { Report } from './model.js';
-import { formatUtc, sanitizeText, sortFindings } from './common.js';
+import { findingTitle, formatUtc, sanitizeText, sortFindings } from './common.js';
 import { findingId, type Finding } from '../engine/findings.js';
 import { mdText } from './md.js';
 
@@ -90,7 +90,7 @@ function findingsOutsideChains(report: Report): Finding[] {
 }
 
 function findingLabel(f: Finding): string {
-  return sanitizeText(f.key !== undefined ? `${f.title} — ${f.key}` : f.title);
+  return sanitizeText(findingTitle(f));
 }
 
 /** Rules listed per section in the terminal; the reports list them all. */

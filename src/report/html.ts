@@ -24,6 +24,7 @@ import {
   evidenceNotShown,
   extraCaptures,
   findingGlance,
+  findingTitle,
   formatByteCount,
   formatBytes,
   inlineParts,
@@ -200,7 +201,7 @@ export function htmlView(report: Report, options: HtmlOptions = {}): HtmlView {
   // Root causes open; what they explain folds (the diagnosis shows it under its cause), as info does.
   const roots = new Set(report.diagnosis.roots.map((r) => r.ruleId));
   const findings = sorted.map((f) => findingView(f, shown, f.severity !== 'info' && roots.has(findingId(f))));
-  const findingRows = sorted.map((f): FindingRowView => ({ anchor: findingAnchor(findingId(f)), severity: f.severity, title: s(f.title), ...findingGlance(f) }));
+  const findingRows = sorted.map((f): FindingRowView => ({ anchor: findingAnchor(findingId(f)), severity: f.severity, title: s(findingTitle(f)), ...findingGlance(f) }));
   const counts = countsDesc(report);
   const collected = report.collectedAt !== undefined && report.collectedAt !== '';
   return {
@@ -285,7 +286,7 @@ function findingView(f: Finding, shown: number, open: boolean): FindingView {
     severity: f.severity,
     open,
     ruleId: s(f.ruleId),
-    title: s(f.key !== undefined ? `${f.title} — ${f.key}` : f.title),
+    title: s(findingTitle(f)),
     component: s(f.component),
     tags: f.tags.map(s),
     message: inlineParts(s(f.message)),

@@ -105,6 +105,12 @@ function finding(f: Finding): JsonObject {
   put(out, 'key', f.key);
   put(out, 'banner', f.banner);
   put(out, 'caveat', f.caveat);
+  if (f.resolved !== undefined) {
+    const resolved: JsonObject = {};
+    put(resolved, 'lastSeen', f.resolved.lastSeen);
+    put(resolved, 'at', f.resolved.at);
+    out.resolved = resolved;
+  }
   out.about = f.about.map(objectRef);
   out.explains = [...f.explains];
   out.explainedBy = [...f.explainedBy];
@@ -155,6 +161,11 @@ function evidence(e: Evidence): JsonObject {
   put(out, 'namespace', e.namespace);
   put(out, 'pod', e.pod);
   put(out, 'container', e.container);
+  if (e.resolved !== undefined) {
+    const resolved: JsonObject = { by: e.resolved.by };
+    put(resolved, 'at', e.resolved.at);
+    out.resolved = resolved;
+  }
   return out;
 }
 

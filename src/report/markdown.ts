@@ -24,6 +24,7 @@ import {
   evidenceNotShown,
   extraCaptures,
   findingGlance,
+  findingTitle,
   formatByteCount,
   formatUtc,
   httpUrl,
@@ -303,9 +304,9 @@ function findingsTable(findings: readonly Finding[]): MdPart[] {
     const first = glance.first.length > SHORT_OBJECT ? `${glance.first.slice(0, SHORT_OBJECT - 1)}…` : glance.first;
     const object = `${first}${glance.others > 0 ? ` +${glance.others}` : ''}`;
     return {
-      text: `${tableRow([f.severity, `[${mdText(f.title)}](#${slugs[i]!})`, glance.object, glance.since], new Set([1]))}\n`,
+      text: `${tableRow([f.severity, `[${mdText(findingTitle(f))}](#${slugs[i]!})`, glance.object, glance.since], new Set([1]))}\n`,
       tighter: [
-        `${tableRow([f.severity, f.title, glance.object, glance.since])}\n`,
+        `${tableRow([f.severity, findingTitle(f), glance.object, glance.since])}\n`,
         `${tableRow([f.severity, rule, object])}\n`,
         `${tableRow([f.severity, rule])}\n`,
       ],
@@ -324,7 +325,7 @@ function findingsTable(findings: readonly Finding[]): MdPart[] {
 export function findingSlugs(findings: readonly Finding[]): string[] {
   const seen = new Map<string, number>();
   return findings.map((f) => {
-    const slug = `${f.severity} ${f.title}${f.key !== undefined ? ` — ${f.key}` : ''}`
+    const slug = `${f.severity} ${findingTitle(f)}`
       .toLowerCase()
       .replace(/[^\p{L}\p{N}\s_-]/gu, '')
       .trim()
@@ -351,7 +352,7 @@ export function renderTimelineMarkdown(doc: TimelineDoc): string {
  */
 function finding(f: Finding, index: number, shown: number, notes: Record<string, GroupNote>): MdPart[] {
   const head: string[] = [];
-  head.push(`### ${f.severity.toUpperCase()}: ${mdText(f.title)}${f.key !== undefined ? ` — ${mdText(f.key)}` : ''}`, '');
+  head.push(`### ${f.severity.toUpperCase()}: ${mdText(findingTitle(f))}`, '');
   const tags = f.tags.length > 0 ? ` · tags: ${f.tags.map(mdText).join(', ')}` : '';
   head.push(`Rule ${mdText(f.ruleId)} · component ${mdText(f.component)}${tags}`, '');
   const links = [

@@ -9,11 +9,18 @@ import { EMBEDDED, packageBytes, packageFiles, packageText } from '../core/asset
 import { openMemory } from '../sources/open.js';
 import type { MemoryFile } from '../sources/memory.js';
 import type { Source, SourceOptions } from '../sources/types.js';
-import { severityRank } from '../engine/findings.js';
+import { severityRank, type Finding } from '../engine/findings.js';
 
 /** What a fixture case expects of its rule, from `expect.yaml` beside its input. */
 export interface Expectation {
+  /** The rule makes a present finding (not history). */
   fires: boolean;
+  /**
+   * The rule's findings are history only: what it matched was over by the collection time
+   * (`resolvedBy`), so it reports that at info, with what resolved it. A near miss of a rule that
+   * events or logs alone can satisfy.
+   */
+  resolved?: boolean;
   /** The rule must be reported as not checked (data absent). */
   notChecked?: boolean;
   /** Severity of the rule's most severe finding. */
@@ -104,18 +111,25 @@ export async function runCase(fixture: FixtureCase, limits: Limits): Promise<str
   const riskData = fixture.updateRisks ? await fixture.updateRisks() : undefined;
   const analysis = await analyzeInput(fixture.input, { limits, rules: [fixture.rule], riskData, open: fixture.open, requireArchive: false });
   const result = analysis.result!;
-  const findings = result.findings.filter((f) => f.ruleId === fixture.rule.id);
-  const finding = [...findings].sort((a, b) => severityRank(b.severity) - severityRank(a.severity))[0];
+  const own = result.findings.filter((f) => f.ruleId === fixture.rule.id);
+  const present = own.filter((f) => !f.resolved);
+  const history = own.filter((f) => f.resolved);
   const notChecked = result.notChecked.find((n) => n.ruleId === fixture.rule.id);
   const failures: string[] = [];
   const { expect } = fixture;
+  const firstLine = (f: Finding): string => f.message.split('\n', 1)[0]!;
   if (expect.notChecked) {
-    if (!notChecked) failures.push(`expected not checked, got ${finding ? 'a finding' : 'passed'}`);
+    if (!notChecked) failures.push(`expected not checked, got ${own.length > 0 ? 'a finding' : 'passed'}`);
     return failures;
   }
   if (notChecked) failures.push(`not checked: ${notChecked.reason}`);
-  if (expect.fires && !finding) failures.push('expected a finding, got none');
-  if (!expect.fires && finding) failures.push(`expected no finding, got: ${finding.message.split('\n', 1)[0]}`);
+  if (expect.fires && present.length === 0) failures.push(`expected a finding, got ${history.length > 0 ? `only history: ${firstLine(history[0]!)}` : 'none'}`);
+  if (!expect.fires && present.length > 0) failures.push(`expected no finding, got: ${firstLine(present[0]!)}`);
+  if (expect.resolved && history.length === 0) failures.push('expected history (evidence resolved before the collection), got none');
+  if (!expect.resolved && !expect.fires && history.length > 0) failures.push(`expected no finding, got history: ${firstLine(history[0]!)}`);
+  // What the rest checks: the history a near miss expects, else the present findings.
+  const findings = expect.resolved ? history : present;
+  const finding = [...findings].sort((a, b) => severityRank(b.severity) - severityRank(a.severity))[0];
   if (!finding) return failures;
   if (expect.severity && finding.severity !== expect.severity) failures.push(`severity ${finding.severity}, expected ${expect.severity}`);
   if (expect.findings !== undefined && findings.length !== expect.findings) failures.push(`${findings.length} findings, expected ${expect.findings}`);

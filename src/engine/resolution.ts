@@ -1,0 +1,117 @@
+/**
+ * The present wins: a log line or an event records that something failed at some moment; the
+ * archive may show that the failure is over by the collection time (a later success of the same
+ * object, the object's state now, or silence for long enough). Each rule says what resolves
+ * its signals (`resolvedBy`); this module finds, for each piece of evidence, what resolved it.
+ */
+import type { Evidence } from './findings.js';
+import type { EventSignal, LogSignal, Resolver, Rule, Signal, SignalResolver } from './rule.js';
+import { evaluateCondition } from './condition.js';
+import type { Template } from './templates.js';
+import { formatDuration } from '../core/duration.js';
+
+/** How a piece of evidence was shown over: when (epoch ms, when known) and by what (a line of evidence, or silence). */
+export interface ItemResolution {
+  at?: number | undefined;
+  by: string;
+}
+
+interface ResolvableState<T extends Evidence> {
+  signal: Signal;
+  items: readonly T[];
+}
+
+export interface ResolutionContext<T extends Evidence> {
+  collectedAt: number | undefined;
+  /** Renders one of a resolver's object templates over the resolved item. */
+  render: (template: Template, item: T) => string;
+  /** The object a piece of evidence is about (an event's involved object, a log line's pod). */
+  objectOf: (item: T) => Evidence['object'];
+}
+
+/** The items of `states` that some resolver of their signal shows over, each with how. */
+export function resolvedItems<T extends Evidence>(states: readonly ResolvableState<T>[], context: ResolutionContext<T>): Map<T, ItemResolution> {
+  const resolved = new Map<T, ItemResolution>();
+  const itemsOf = (name: string): readonly T[] => states.find((s) => s.signal.name === name)?.items ?? [];
+  for (const { signal, items } of states) {
+    if (signal.type !== 'log' && signal.type !== 'event') continue;
+    for (const item of items) {
+      // The earliest dated resolution says best since when the failure is over.
+      let best: ItemResolution | undefined;
+      for (const resolver of signal.resolution.resolvers) {
+        const found = resolver.type === 'quiet' ? quietResolution(resolver.quietForMs, item, context.collectedAt) : signalResolution(resolver, item, itemsOf(resolver.signal), context);
+        if (found && (!best || (found.at ?? Infinity) < (best.at ?? Infinity))) best = found;
+      }
+      if (best) resolved.set(item, best);
+    }
+  }
+  return resolved;
+}
+
+/** Resolved when the last occurrence is at least `quietForMs` before the collection time (both times known). */
+function quietResolution(quietForMs: number, item: Evidence, collectedAt: number | undefined): ItemResolution | undefined {
+  if (item.time === undefined || collectedAt === undefined || item.time > collectedAt) return undefined;
+  if (collectedAt - item.time < quietForMs) return undefined;
+  return { by: `not seen again in the ${formatDuration(collectedAt - item.time)} before the collection (quiet for ${formatDuration(quietForMs)} or more counts as over)` };
+}
+
+/** The earliest piece of the resolver signal's evidence about the item's object (dated after it, when `later`). */
+function signalResolution<T extends Evidence>(resolver: SignalResolver, item: T, candidates: readonly T[], context: ResolutionContext<T>): ItemResolution | undefined {
+  const target = targetOf(resolver, item, context);
+  if (!target) return undefined;
+  let best: T | undefined;
+  for (const candidate of candidates) {
+    if (!sameObject(target, context.objectOf(candidate))) continue;
+    if (resolver.later && (item.time === undefined || candidate.time === undefined || candidate.time <= item.time)) continue;
+    if (!best || (candidate.time ?? Infinity) < (best.time ?? Infinity)) best = candidate;
+  }
+  return best && { at: best.time, by: best.text };
+}
+
+interface ObjectPattern {
+  kind?: string | undefined;
+  namespace?: string | undefined;
+  name?: string | undefined;
+}
+
+/** What the resolving evidence must be about; undefined when a part renders empty (nothing to join on). */
+function targetOf<T extends Evidence>(resolver: SignalResolver, item: T, context: ResolutionContext<T>): ObjectPattern | undefined {
+  if (!resolver.object) {
+    const own = context.objectOf(item);
+    return own && { kind: own.kind, namespace: own.namespace ?? '', name: own.name };
+  }
+  const pattern: ObjectPattern = {};
+  for (const part of ['kind', 'namespace', 'name'] as const) {
+    const template = resolver.object[part];
+    if (!template) continue;
+    const value = context.render(template, item).trim();
+    if (value === '' || value.startsWith('(template error')) return undefined;
+    pattern[part] = value;
+  }
+  return pattern;
+}
+
+function sameObject(pattern: ObjectPattern, object: Evidence['object']): boolean {
+  if (!object) return false;
+  if (pattern.kind !== undefined && pattern.kind !== object.kind) return false;
+  if (pattern.namespace !== undefined && pattern.namespace !== (object.namespace ?? '')) return false;
+  return pattern.name === undefined || pattern.name === object.name;
+}
+
+/** The resolvers a signal names, for the text of `rules list` and lint: `later EnsuredLoadBalancer on the same object`. */
+export function describeResolver(resolver: Resolver): string {
+  return resolver.type === 'quiet' ? `quiet for ${formatDuration(resolver.quietForMs)}` : `signal '${resolver.signal}'${resolver.later ? ' (later)' : ''}`;
+}
+
+/**
+ * The log and event signals that alone make the rule fire (every other signal read and
+ * unmatched): what they record may be over by the collection time, so each must say what
+ * resolves it (`resolvedBy`) or why it persists (`persists`).
+ */
+export function signalsFiringAlone(rule: Rule): (LogSignal | EventSignal)[] {
+  return rule.signals.filter((signal): signal is LogSignal | EventSignal => {
+    if (signal.type !== 'log' && signal.type !== 'event') return false;
+    const only = (name: string): boolean => name === signal.name;
+    return evaluateCondition(rule.condition, { truth: only, count: (name) => (only(name) ? Number.MAX_SAFE_INTEGER : 0) }) === true;
+  });
+}
