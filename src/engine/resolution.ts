@@ -65,7 +65,10 @@ function signalResolution<T extends Evidence>(resolver: SignalResolver, item: T,
     if (resolver.later && (item.time === undefined || candidate.time === undefined || candidate.time <= item.time)) continue;
     if (!best || (candidate.time ?? Infinity) < (best.time ?? Infinity)) best = candidate;
   }
-  return best && { at: best.time, by: best.text };
+  if (!best) return undefined;
+  // A state dated before the failure (`later: false`) says it is over now, not since when.
+  const dated = best.time !== undefined && (item.time === undefined || best.time > item.time);
+  return { at: dated ? best.time : undefined, by: best.text };
 }
 
 interface ObjectPattern {

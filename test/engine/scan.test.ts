@@ -3,7 +3,7 @@ import { LogScanner, type CandidateLine } from '../../src/engine/scan.js';
 import type { LogSignal } from '../../src/engine/rule.js';
 
 function signal(name: string, regex: RegExp, literals?: string[]): LogSignal {
-  return { type: 'log', name, files: [{}], regex, literals, levels: undefined, presence: undefined };
+  return { type: 'log', name, files: [{}], regex, literals, levels: undefined, presence: undefined, resolution: { resolvers: [], persists: undefined } };
 }
 
 function scan(text: string, signals: LogSignal[], chunkSize: number): CandidateLine[] {
