@@ -199,7 +199,7 @@ export interface DiagnosisView {
   summary: string;
   /** Findings outside every chain (context, mostly info), linked so each finding is one click from the top. */
   /** Shown by rule id (the title on hover): the line must stay on the first screen. */
-  others: { href: string; severity: string; title: string; ruleId: string }[];
+  others: { href: string; severity: string; title: string; ruleId: string; resolved: boolean }[];
   hasOthers: boolean;
   cycles: string[];
 }
@@ -217,7 +217,7 @@ export function diagnosisView(report: Report): DiagnosisView {
     hasChildren: node.explains.length > 0,
   });
   const roots = report.diagnosis.roots;
-  const others = findingsOutsideChains(report).map((f) => ({ href: `#${findingAnchor(findingId(f))}`, severity: f.severity, title: findingLabel(f), ruleId: sanitizeText(findingId(f)) }));
+  const others = findingsOutsideChains(report).map((f) => ({ href: `#${findingAnchor(findingId(f))}`, severity: f.severity, title: findingLabel(f), ruleId: sanitizeText(findingId(f)), resolved: f.resolved !== undefined }));
   return {
     roots: roots.map(view),
     hasRoots: roots.length > 0,
