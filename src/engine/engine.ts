@@ -398,6 +398,7 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     const partial = facts.layout === 'inspect';
     if (partial) for (const state of this.states) if (namespaceNotGathered(state)) state.seen = false;
     const subjects: LinkSubject[] = [];
+    const holds = heldObjects(this.states, facts);
     for (const rule of this.rules) {
       const scope = scopeOf(rule, facts);
       if (scope.outOfScope) {
@@ -408,8 +409,8 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
       setResolvedApart(states, facts.collectedAt);
       const values = valuesOf(states);
       const verdict = evaluateCondition(rule.condition, values);
-      const findings = verdict === true ? this.findingsOf(rule, states, values, facts, scope.caveat) : [];
-      const history = this.historyOf(rule, states, findings, facts, scope.caveat);
+      const findings = verdict === true ? this.findingsOf(rule, states, values, facts, holds, scope.caveat) : [];
+      const history = this.historyOf(rule, states, findings, facts, holds, scope.caveat);
       result.findings.push(...history);
       // Nothing found: does the verdict hold whatever the parts not read or not gathered would have held?
       const unread = verdict === false ? restsOn(rule, states, (s) => s.unread !== undefined) : [];
@@ -444,21 +445,21 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     return result;
   }
 
-  private findingsOf(rule: Rule, states: SignalState[], values: SignalValues, facts: EngineFacts, caveat: string | undefined): { finding: Finding; subject: LinkSubject }[] {
-    return rule.per ? this.perKey(rule, states, facts, caveat) : [this.buildFinding(rule, states, values, facts, caveat)];
+  private findingsOf(rule: Rule, states: SignalState[], values: SignalValues, facts: EngineFacts, holds: Holds, caveat: string | undefined): { finding: Finding; subject: LinkSubject }[] {
+    return rule.per ? this.perKey(rule, states, facts, holds, caveat) : [this.buildFinding(rule, states, values, facts, holds, caveat)];
   }
 
   /**
    * What the rule would have found with the evidence shown over by the collection time, where
    * the present evidence finds nothing: history, at info, in no chain of the diagnosis.
    */
-  private historyOf(rule: Rule, states: SignalState[], present: readonly { finding: Finding }[], facts: EngineFacts, caveat: string | undefined): Finding[] {
+  private historyOf(rule: Rule, states: SignalState[], present: readonly { finding: Finding }[], facts: EngineFacts, holds: Holds, caveat: string | undefined): Finding[] {
     if (states.every((s) => s.resolved.length === 0)) return [];
     const whole = states.map((s) => ({ ...s, items: [...s.items, ...s.resolved] }));
     const values = valuesOf(whole);
     if (evaluateCondition(rule.condition, values) !== true) return [];
     const presentIds = new Set(present.map(({ finding }) => findingId(finding)));
-    return this.findingsOf(rule, whole, values, facts, caveat)
+    return this.findingsOf(rule, whole, values, facts, holds, caveat)
       .map(({ finding }) => finding)
       .filter((finding) => !presentIds.has(findingId(finding)) && finding.evidence.some((e) => e.resolved))
       .map(asHistory);
@@ -470,7 +471,7 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
    * Items whose key renders empty are context shared by every group; when no item has a key,
    * the rule makes one finding as without `per`.
    */
-  private perKey(rule: Rule, states: SignalState[], facts: EngineFacts, caveat: string | undefined): { finding: Finding; subject: LinkSubject }[] {
+  private perKey(rule: Rule, states: SignalState[], facts: EngineFacts, holds: Holds, caveat: string | undefined): { finding: Finding; subject: LinkSubject }[] {
     const per = rule.per!;
     const keyed = states.map((state) => {
       const byKey = new Map<string, Held[]>();
@@ -484,13 +485,13 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
       return { state, byKey, shared };
     });
     const keys = [...new Set(keyed.flatMap((k) => [...k.byKey.keys()]))];
-    if (keys.length === 0) return [this.buildFinding(rule, states, valuesOf(states), facts, caveat)];
+    if (keys.length === 0) return [this.buildFinding(rule, states, valuesOf(states), facts, holds, caveat)];
     const findings: { finding: Finding; subject: LinkSubject }[] = [];
     for (const key of keys) {
       const group = keyed.map(({ state, byKey, shared }) => ({ ...state, items: [...shared, ...(byKey.get(key) ?? [])], dropped: 0 }));
       const values = valuesOf(group);
       if (evaluateCondition(rule.condition, values) !== true) continue;
-      findings.push(this.buildFinding(rule, group, values, facts, caveat, key));
+      findings.push(this.buildFinding(rule, group, values, facts, holds, caveat, key));
     }
     return findings;
   }
@@ -522,6 +523,7 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     states: SignalState[],
     values: SignalValues,
     facts: Facts,
+    holds: Holds,
     caveat: string | undefined,
     key?: string,
   ): { finding: Finding; subject: LinkSubject } {
@@ -537,15 +539,15 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
       rule.severityWhen.find((s) => (s.condition === undefined || evaluateCondition(s.condition, values) === true) && (s.youngMs === undefined || allYoung(matched, facts.collectedAt, s.youngMs)))
         ?.severity ?? rule.severity;
     const itemsOf = (signal: string): Held[] => states.find((s) => s.signal.name === signal)?.items ?? [];
-    const about = objectsOf(rule.about, itemsOf, context);
-    const parts = partsOf(rule, matched, context);
+    const about = objectsOf(rule.about, itemsOf, context, holds);
+    const parts = partsOf(rule, matched, context, holds);
     const subject: LinkSubject = {
       id: findingId({ ruleId: rule.id, key }),
       rule: rule.id,
       title: rule.title,
       severity,
       about,
-      mentions: objectsOf(rule.mentions, itemsOf, context),
+      mentions: objectsOf(rule.mentions, itemsOf, context, holds),
       times: matched.filter(joinsByTime).flatMap((s) => s.items.flatMap((i) => (i.time === undefined ? [] : [i.time]))),
       since: earliestOf(parts.map((p) => p.since)),
       windows: windowsOf(rule.windows, itemsOf, context),
@@ -685,12 +687,44 @@ function matchField(object: K8sObject, match: { path: FieldPath; regex: RegExp }
   return Object.fromEntries([...found].map(([name, values]) => [name, values.join(', ')]));
 }
 
-/** The objects of `about` / `mentions` entries, rendered per evidence item or once for the finding. */
-function objectsOf(entries: readonly ObjectTemplate[], itemsOf: (signal: string) => Held[], context: object): ObjectRef[] {
+/** Whether the input holds an object (see {@link heldObjects}). */
+type Holds = (ref: ObjectRef) => boolean;
+
+/**
+ * Whether the input holds an object, so that a fixed `about` / `mentions` entry (one without a
+ * signal, naming an object whatever the evidence) names only what the archive has: a rule's entry
+ * for an Insights recommendation says nothing when the archive holds no Insights data. Held: an
+ * object some evidence or fact item is, the Namespace of a namespaced one, and any object of a
+ * kind some resource signal read files of. The engine reads only the kinds signals want, so a
+ * kind none reads is held only as evidence or a fact item shows it. An entry over a signal's
+ * items names what that evidence names (a pod in a refused eviction's log line) and stays.
+ */
+function heldObjects(states: readonly SignalState[], facts: EngineFacts): Holds {
+  const kinds = new Set<string>();
+  const objects = new Set<string>();
+  const add = (ref: ObjectRef | undefined): void => {
+    if (!ref) return;
+    objects.add(objectKey(ref));
+    if (ref.namespace) objects.add(objectKey({ kind: 'Namespace', name: ref.namespace }));
+  };
+  for (const state of states) {
+    const signal = state.signal;
+    if (signal.type === 'resource' && state.seen) for (const kind of signal.kinds) kinds.add(kind);
+    if (signal.type === 'fact') {
+      const value = factValue(facts, signal.fact);
+      for (const item of Array.isArray(value) ? value : [value]) add(objectOfItem(item));
+    }
+    for (const item of state.items) add(evidenceObject(item));
+  }
+  return (ref) => kinds.has(ref.kind) || objects.has(objectKey(ref));
+}
+
+/** The objects of `about` / `mentions` entries, rendered per evidence item or once for the finding (then only those the input holds). */
+function objectsOf(entries: readonly ObjectTemplate[], itemsOf: (signal: string) => Held[], context: object, holds: Holds): ObjectRef[] {
   const refs = new Map<string, ObjectRef>();
   for (const entry of entries) {
     const rendered =
-      entry.signal === undefined ? renderObjects(entry, context, undefined) : itemsOf(entry.signal).flatMap((item) => renderObjects(entry, { ...context, ...templateItem(item) }, evidenceObject(item)));
+      entry.signal === undefined ? renderObjects(entry, context, undefined).filter(holds) : itemsOf(entry.signal).flatMap((item) => renderObjects(entry, { ...context, ...templateItem(item) }, evidenceObject(item)));
     for (const ref of rendered) refs.set(objectKey(ref), ref);
   }
   return [...refs.values()];
@@ -712,7 +746,7 @@ function renderObjects(entry: ObjectTemplate, scope: object, fallback: Evidence[
  * entries render, what its `mentions` entries render and its time; items sharing an object make
  * one part. What no item holds (entries without a signal, items about nothing) is shared by all.
  */
-function partsOf(rule: Rule, matched: readonly SignalState[], context: object): FindingPart[] {
+function partsOf(rule: Rule, matched: readonly SignalState[], context: object, holds: Holds): FindingPart[] {
   const byItem = new Map<Held, FindingPart>();
   const shared: FindingPart = { about: [], mentions: [], times: [] };
   const partOf = (item: Held): FindingPart => {
@@ -723,7 +757,7 @@ function partsOf(rule: Rule, matched: readonly SignalState[], context: object): 
   const itemsOf = (signal: string): Held[] => matched.find((s) => s.signal.name === signal)?.items ?? [];
   for (const [entries, field] of [[rule.about, 'about'], [rule.mentions, 'mentions']] as const) {
     for (const entry of entries) {
-      if (entry.signal === undefined) shared[field].push(...renderObjects(entry, context, undefined));
+      if (entry.signal === undefined) shared[field].push(...renderObjects(entry, context, undefined).filter(holds));
       else for (const item of itemsOf(entry.signal)) partOf(item)[field].push(...renderObjects(entry, { ...context, ...templateItem(item) }, evidenceObject(item)));
     }
   }

@@ -53,6 +53,12 @@ hb.registerHelper('unique', (list: unknown, key: unknown) => {
   const values = list.map((item) => (typeof key === 'string' && item && typeof item === 'object' ? (item as Record<string, unknown>)[key] : item));
   return [...new Set(values.filter((v) => v !== undefined && v !== null && v !== ''))];
 });
+// The first item of a list whose field `key` equals `value` (a node's own line among a log's, by its capture).
+hb.registerHelper('find', (list: unknown, key: unknown, value: unknown) =>
+  Array.isArray(list) && typeof key === 'string' ? list.find((item) => item && typeof item === 'object' && (item as Record<string, unknown>)[key] === value) : undefined,
+);
+// The first argument that holds a value: an item from one source, else from another.
+hb.registerHelper('coalesce', (...args: unknown[]) => args.slice(0, -1).find((value) => value !== undefined && value !== null && value !== ''));
 hb.registerHelper('split', (s: unknown, separator: unknown) =>
   String(s ?? '')
     .split(typeof separator === 'string' ? separator : ',')

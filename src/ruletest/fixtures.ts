@@ -30,6 +30,8 @@ export interface Expectation {
   evidence?: { file: string; line?: number }[];
   /** Text the rendered message must contain. */
   messageContains?: string[];
+  /** Text no finding's message may contain (what a finding must leave to another view). */
+  messageLacks?: string[];
   remediationContains?: string[];
 }
 
@@ -143,6 +145,7 @@ export async function runCase(fixture: FixtureCase, limits: Limits): Promise<str
     }
   }
   for (const text of expect.messageContains ?? []) if (!findings.some((f) => f.message.includes(text))) failures.push(`message lacks '${text}'`);
+  for (const text of expect.messageLacks ?? []) if (findings.some((f) => f.message.includes(text))) failures.push(`message holds '${text}'`);
   for (const text of expect.remediationContains ?? []) if (!findings.some((f) => f.remediation.includes(text))) failures.push(`remediation lacks '${text}'`);
   if (findings.some((f) => /\(template error:/.test(f.message + f.remediation + f.references.join(' ')))) failures.push('a template failed to render');
   return failures;
