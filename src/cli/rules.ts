@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { loadRules, loadRuleText, type RuleIssue } from '../engine/load.js';
+import { authoringIssues } from '../engine/rule-source.js';
 import { FACT_NAMES } from '../engine/facts-view.js';
 import { isSharedSignalsPath, readSharedSignals } from '../engine/shared-signals.js';
 import { DEFAULT_LIMITS } from '../core/limits.js';
@@ -45,11 +46,11 @@ export function rulesCommand(): Command {
     });
   rules
     .command('lint')
-    .description('check rules: schema, unique ids, regex safety, templates, fixtures present')
+    .description('check rules: schema, unique ids, regex safety, templates, fixtures present, references are https links, no EDIT: placeholder left')
     .argument('[paths...]', 'rule folders or files (default: the built-in pack)')
     .option('--rules <dir...>', 'rule folders (the same as giving them as paths)')
     .action(async (paths: string[], flags: { rules?: string[] }) => {
-      const { rules: loadedRules, issues } = await loadPaths([...paths, ...(flags.rules ?? [])]);
+      const { rules: loadedRules, issues } = await loadPaths([...paths, ...(flags.rules ?? [])], { lint: true });
       for (const rule of loadedRules) issues.push(...(await lintRule(rule)));
       issues.push(...(await unknownExplained(loadedRules)));
       reportIssues(issues);
@@ -184,9 +185,10 @@ function templateRow(row: unknown, component: string): SkeletonSource | undefine
   return { id, component, pattern, level, template, count, example: { file, line, text } };
 }
 
-async function loadPaths(paths: readonly string[]): Promise<{ rules: Rule[]; issues: RuleIssue[] }> {
+/** Rules from folders and files (none: the built-in pack); `lint`: with the issues of unfinished files. */
+async function loadPaths(paths: readonly string[], options: { lint?: boolean } = {}): Promise<{ rules: Rule[]; issues: RuleIssue[] }> {
   if (paths.length === 0) {
-    const loaded = await loadRules([]);
+    const loaded = await loadRules([], { lint: options.lint });
     return { rules: loaded.rules, issues: loaded.issues };
   }
   const rules: Rule[] = [];
@@ -195,16 +197,21 @@ async function loadPaths(paths: readonly string[]): Promise<{ rules: Rule[]; iss
   for (const path of paths) {
     const info = await stat(path).catch(() => undefined);
     if (info === undefined) throw new UsageError(`${path}: no such rule folder or file`);
-    if (info.isDirectory()) dirs.push(path);
-    else if (isSharedSignalsPath(path)) issues.push(...readSharedSignals([{ file: path, text: await readFile(path, 'utf8') }]).issues);
+    if (info.isDirectory()) {
+      dirs.push(path);
+      continue;
+    }
+    const text = await readFile(path, 'utf8');
+    if (options.lint) issues.push(...authoringIssues(path, text));
+    if (isSharedSignalsPath(path)) issues.push(...readSharedSignals([{ file: path, text }]).issues);
     else {
-      const { rule, issues: found } = loadRuleText(path, await readFile(path, 'utf8'), false);
+      const { rule, issues: found } = loadRuleText(path, text, false);
       issues.push(...found);
       if (rule) rules.push(rule);
     }
   }
   if (dirs.length > 0) {
-    const loaded = await loadRules(dirs, { builtin: false });
+    const loaded = await loadRules(dirs, { builtin: false, lint: options.lint });
     rules.push(...loaded.rules);
     issues.push(...loaded.issues);
   }

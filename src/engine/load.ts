@@ -14,8 +14,8 @@ import { parseFieldPath } from './field-path.js';
 import { pluralOf } from '../parsers/k8s.js';
 import { packageFiles, packagePath, packageText } from '../core/assets.js';
 import { schemaProblems } from './rule-schema.js';
-import { escapeRegExp, lineOfPath, parseRuleYaml, type RuleIssue } from './rule-source.js';
-import { folderSharedSignals, packSharedSignals, SHARED_DIR, resolveSharedSignals, type SharedSignal } from './shared-signals.js';
+import { authoringIssues, escapeRegExp, lineOfPath, parseRuleYaml, type RuleIssue } from './rule-source.js';
+import { folderSharedFiles, folderSharedSignals, packSharedFiles, packSharedSignals, SHARED_DIR, resolveSharedSignals, type SharedSignal } from './shared-signals.js';
 
 export type { RuleIssue } from './rule-source.js';
 
@@ -51,20 +51,26 @@ export function builtinRuleFiles(): string[] {
  * built-in one (and says so); a duplicate id within one origin is an issue. A user folder's
  * rules may use the built-in pack's shared signals and their folder's own. `deferCompile`
  * (analysing, not linting): the built-in pack's CEL and templates are parsed at first use.
+ * `lint`: the issues of an unfinished file (placeholders, references that are not links) too.
  */
-export async function loadRules(userDirs: readonly string[] = [], options: { builtin?: boolean; deferCompile?: boolean } = {}): Promise<LoadedRules> {
+export async function loadRules(userDirs: readonly string[] = [], options: { builtin?: boolean; deferCompile?: boolean; lint?: boolean } = {}): Promise<LoadedRules> {
   const result: LoadedRules = { rules: [], issues: [], notes: [] };
   const builtin = builtinRuleFiles().map((path) => ({ file: packagePath(path), read: async () => packageText(path) }));
   type Origin = { files: { file: string; read: () => Promise<string> }[]; builtin: boolean; shared: ReadonlyMap<string, SharedSignal> };
   const origins: Origin[] = [];
+  const lintFiles = (files: readonly { file: string; text: string }[]): void => {
+    if (options.lint) for (const { file, text } of files) result.issues.push(...authoringIssues(file, text));
+  };
   if (options.builtin !== false) {
     const shared = packSharedSignals();
     result.issues.push(...shared.issues);
+    if (options.lint) lintFiles(packSharedFiles());
     origins.push({ files: builtin, builtin: true, shared: shared.signals });
   }
   for (const dir of userDirs) {
     const shared = await folderSharedSignals(dir);
     result.issues.push(...shared.issues);
+    if (options.lint) lintFiles(await folderSharedFiles(dir));
     origins.push({ files: (await ruleFiles(dir)).map((file) => ({ file, read: () => readFile(file, 'utf8') })), builtin: false, shared: shared.signals });
   }
   const byId = new Map<string, Rule>();
@@ -74,6 +80,7 @@ export async function loadRules(userDirs: readonly string[] = [], options: { bui
       const text = await read();
       const { rule, issues } = loadRuleText(file, text, origin.builtin, options.deferCompile === true && origin.builtin, origin.shared);
       result.issues.push(...issues);
+      lintFiles([{ file, text }]);
       if (!rule) continue;
       const twin = seenHere.get(rule.id);
       if (twin) {

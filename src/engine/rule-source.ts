@@ -43,3 +43,40 @@ export function lineOfPath(text: string, path: readonly string[]): number {
 export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+/** What `rules new` writes where a person must still say something; a finished rule holds none. */
+export const PLACEHOLDER = 'EDIT:';
+
+/** `{{…}}` parts of a template: what they render comes from the evidence, not from the file. */
+const TEMPLATE_PART = /\{\{[^}]*\}\}/g;
+
+/**
+ * Whether a reference is an https link, or a template that renders the evidence's own link
+ * (an alert's runbook) and writes no text of its own.
+ */
+export function isLinkReference(reference: string): boolean {
+  const literal = reference.replace(TEMPLATE_PART, '').trim();
+  return literal === '' || /^https:\/\/\S+$/.test(literal);
+}
+
+/**
+ * What `rules lint` asks of a rule or shared-signals file beyond loading it: no placeholder
+ * left from `rules new`, and every reference an https link (a reader follows it).
+ */
+export function authoringIssues(file: string, text: string): RuleIssue[] {
+  const lines = text.split('\n');
+  const issues: RuleIssue[] = [];
+  lines.forEach((line, i) => {
+    if (line.includes(PLACEHOLDER)) issues.push({ file, line: i + 1, reason: `placeholder '${PLACEHOLDER}' left from \`rules new\`: write what it asks for` });
+  });
+  const parsed = parseRuleYaml(file, text);
+  const references = 'document' in parsed && parsed.document !== null && typeof parsed.document === 'object' ? (parsed.document as { references?: unknown }).references : undefined;
+  if (!Array.isArray(references)) return issues;
+  const from = lineOfPath(text, ['references']);
+  for (const reference of references) {
+    if (typeof reference !== 'string' || isLinkReference(reference)) continue;
+    const at = lines.findIndex((line, i) => i >= from - 1 && line.includes(reference));
+    issues.push({ file, line: at < 0 ? from : at + 1, reason: `reference '${reference}' is not an https:// link` });
+  }
+  return issues;
+}

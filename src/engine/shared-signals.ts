@@ -58,22 +58,30 @@ export function readSharedSignals(files: readonly { file: string; text: string }
 
 let pack: SharedSignals | undefined;
 
-/** The built-in pack's shared signals (`rules/_shared/`), read once. */
+/** The built-in pack's shared-signal files (`rules/_shared/`) and their text. */
+export function packSharedFiles(): { file: string; text: string }[] {
+  return packageFiles(`rules/${SHARED_DIR}`)
+    .filter(isSharedSignalsPath)
+    .sort()
+    .map((path) => ({ file: packagePath(path), text: packageText(path) }));
+}
+
+/** The built-in pack's shared signals, read once. */
 export function packSharedSignals(): SharedSignals {
-  pack ??= readSharedSignals(
-    packageFiles(`rules/${SHARED_DIR}`)
-      .filter(isSharedSignalsPath)
-      .sort()
-      .map((path) => ({ file: packagePath(path), text: packageText(path) })),
-  );
+  pack ??= readSharedSignals(packSharedFiles());
   return pack;
 }
 
-/** A user rule folder's shared signals (its `_shared/`), over the built-in pack's. */
-export async function folderSharedSignals(dir: string): Promise<SharedSignals> {
+/** A user rule folder's shared-signal files (its `_shared/`) and their text. */
+export async function folderSharedFiles(dir: string): Promise<{ file: string; text: string }[]> {
   const { default: fg } = await import('fast-glob');
   const files = (await fg([`${SHARED_DIR}/*.yaml`, `${SHARED_DIR}/*.yml`], { cwd: dir, absolute: true })).sort();
-  return readSharedSignals(await Promise.all(files.map(async (file) => ({ file, text: await readFile(file, 'utf8') }))), packSharedSignals());
+  return Promise.all(files.map(async (file) => ({ file, text: await readFile(file, 'utf8') })));
+}
+
+/** A user rule folder's shared signals, over the built-in pack's. */
+export async function folderSharedSignals(dir: string): Promise<SharedSignals> {
+  return readSharedSignals(await folderSharedFiles(dir), packSharedSignals());
 }
 
 /**

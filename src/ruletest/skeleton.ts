@@ -11,6 +11,7 @@ import { classifyPath } from '../layout/classify.js';
 import { failurePattern } from '../digest/patterns.js';
 import { CUT_MARK, longestLiteral, templateRegex, variableCount } from '../digest/template.js';
 import { unsafeRegexReason } from '../engine/regex-safety.js';
+import { PLACEHOLDER } from '../engine/rule-source.js';
 
 /** What a skeleton needs of a digest template (a report's template row plus its component). */
 export interface SkeletonSource {
@@ -72,14 +73,14 @@ export function ruleSkeleton(source: SkeletonSource, options: SkeletonOptions): 
     status: 'experimental',
     component: lastSegment(source.component),
     tags: ['digest'],
-    falsepositives: 'EDIT: when this line is expected and harmless (during install, during an update, ...).',
+    falsepositives: `${PLACEHOLDER} when this line is expected and harmless (during install, during an update, ...).`,
     signals: { [SIGNAL]: { description: `Lines of digest template ${source.id} (${source.component}).`, log } },
     message: [
-      'EDIT: what this failure is and why it matters.',
+      `${PLACEHOLDER} what this failure is and why it matters.`,
       `{{plural signals.${SIGNAL}.count "matching line"}}, the first at {{signals.${SIGNAL}.first.file}}:{{signals.${SIGNAL}.first.line}}:`,
       `{{signals.${SIGNAL}.first.text}}`,
     ].join('\n'),
-    remediation: 'EDIT: what to check or do about it.',
+    remediation: `${PLACEHOLDER} what to check or do about it.`,
   };
   const header = [
     `# Written by \`mgsift rules new --from ${source.id}\` from ${oneLine(options.origin)}: the digest template`,

@@ -1,5 +1,5 @@
 import { describe, it, expect, beforeAll } from 'vitest';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../helpers/archives.js';
 import { mgsift } from '../helpers/cli.js';
@@ -24,14 +24,27 @@ function templateId(report: JsonDigest, prefix: string): string {
   return found.id;
 }
 
-/** The generated rule passes lint and its own fixtures, unchanged. */
+/**
+ * The generated rules pass their own fixtures unchanged; lint names each `EDIT:` placeholder
+ * (three a rule) until a person has written what it asks for, and then passes.
+ */
 function expectLintAndTestPass(rulesDir: string, rules: number): void {
-  const lint = mgsift(['rules', 'lint', '--rules', rulesDir]);
-  expect(lint.stdout).toContain(`${rules} rules, 0 problem(s)`);
-  expect(lint.code).toBe(0);
   const test = mgsift(['rules', 'test', '--rules', rulesDir]);
   expect(test.stdout).toContain(`${2 * rules} passed, 0 failed`);
   expect(test.code).toBe(0);
+  const unfinished = mgsift(['rules', 'lint', '--rules', rulesDir]);
+  expect(unfinished.stdout).toContain(`${rules} rules, ${3 * rules} problem(s)`);
+  expect(unfinished.stdout.match(/placeholder 'EDIT:' left from `rules new`/g)).toHaveLength(3 * rules);
+  expect(unfinished.code).toBe(1);
+  const ruleFiles = readdirSync(rulesDir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.yaml') && !f.includes('.fixtures'));
+  expect(ruleFiles).toHaveLength(rules);
+  for (const file of ruleFiles) {
+    const path = join(rulesDir, file);
+    writeFileSync(path, readFileSync(path, 'utf8').replaceAll('EDIT: ', 'Written: '));
+  }
+  const lint = mgsift(['rules', 'lint', '--rules', rulesDir]);
+  expect(lint.stdout).toContain(`${rules} rules, 0 problem(s)`);
+  expect(lint.code).toBe(0);
 }
 
 describe('mgsift rules new --from <template-id>', () => {

@@ -1,5 +1,7 @@
 import { describe, it, expect } from 'vitest';
-import { loadRuleText } from '../../src/engine/load.js';
+import { loadRules, loadRuleText } from '../../src/engine/load.js';
+import { authoringIssues } from '../../src/engine/rule-source.js';
+import { packSharedFiles } from '../../src/engine/shared-signals.js';
 
 const GOOD = `id: demo-rule
 title: A demo rule
@@ -99,5 +101,41 @@ explains:
     const reasons = loadRuleText('broken.yaml', broken, false).issues.map((i) => i.reason).join('\n');
     expect(reasons).toMatch(/CEL/);
     expect(reasons).toMatch(/expected a number after '>='/);
+  });
+});
+
+describe('rules lint: what an unfinished rule file still holds', () => {
+  const withReferences = (...references: string[]): string => GOOD.replace('signals:', `references:\n${references.map((r) => `  - ${JSON.stringify(r)}`).join('\n')}\nsignals:`);
+
+  it('refuses a reference that is not an https link, naming its line', () => {
+    const text = withReferences('https://github.com/openshift/runbooks', 'Red Hat KB: Boot Image Updates', 'http://example.com/x', 'github.com/openshift/oc');
+    expect(loadRuleText('refs.yaml', text, false).issues).toEqual([]);
+    expect(authoringIssues('refs.yaml', text)).toEqual([
+      { file: 'refs.yaml', line: 8, reason: "reference 'Red Hat KB: Boot Image Updates' is not an https:// link" },
+      { file: 'refs.yaml', line: 9, reason: "reference 'http://example.com/x' is not an https:// link" },
+      { file: 'refs.yaml', line: 10, reason: "reference 'github.com/openshift/oc' is not an https:// link" },
+    ]);
+  });
+
+  it("takes a template that renders the evidence's own link, or an https link with a template in it", () => {
+    const text = withReferences('{{#with evidence.[0].item}}{{runbookUrl}}{{/with}}', 'https://docs.openshift.com/container-platform/{{version}}/x.html');
+    expect(authoringIssues('refs.yaml', text)).toEqual([]);
+    expect(authoringIssues('refs.yaml', withReferences('see {{runbookUrl}}'))[0]!.reason).toMatch(/not an https:\/\/ link/);
+  });
+
+  it('refuses an EDIT: placeholder left from rules new, wherever it is', () => {
+    const text = GOOD.replace('message: "saw', 'falsepositives: "EDIT: when it is harmless"\nmessage: "EDIT: saw');
+    expect(loadRuleText('edit.yaml', text, false).issues).toEqual([]);
+    expect(authoringIssues('edit.yaml', text)).toEqual([
+      { file: 'edit.yaml', line: 11, reason: "placeholder 'EDIT:' left from `rules new`: write what it asks for" },
+      { file: 'edit.yaml', line: 12, reason: "placeholder 'EDIT:' left from `rules new`: write what it asks for" },
+    ]);
+    expect(authoringIssues('edit.yaml', `# Edit what says EDIT, then run lint\n${GOOD}`)).toEqual([]);
+  });
+
+  it('finds nothing unfinished in the built-in pack: every reference of its rules and shared signals is an https link', async () => {
+    const { issues } = await loadRules([], { lint: true });
+    expect(issues).toEqual([]);
+    expect(packSharedFiles().flatMap(({ file, text }) => authoringIssues(file, text))).toEqual([]);
   });
 });

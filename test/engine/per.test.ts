@@ -46,7 +46,7 @@ describe('rule field per', () => {
     ]);
     const down = findings.find((f) => f.key === 'ClusterOperatorDown')!;
     // References are templates: the alert's own runbook, then the static one; empty ones dropped.
-    expect(down.references).toEqual(['https://github.com/openshift/runbooks/blob/master/alerts/cluster-version-operator/ClusterOperatorDown.md', 'https://example.com/static']);
+    expect(down.references).toEqual(['https://github.com/openshift/runbooks/blob/master/alerts/cluster-monitoring-operator/ClusterOperatorDown.md', 'https://example.com/static']);
     expect(down.evidence[0]!.object).toEqual({ kind: 'ClusterOperator', name: 'authentication' });
     expect(findings.find((f) => f.key === 'Watchdog')!.references).toEqual(['https://example.com/static']);
   });

@@ -46,7 +46,7 @@ describe('What the cluster itself reported', () => {
 
     const html = renderHtml(r);
     expect(html).toContain('<section id="verdicts">');
-    expect(html).toContain('<a href="https://github.com/openshift/runbooks/blob/master/alerts/cluster-monitoring-operator/KubePodCrashLooping.md" rel="noreferrer">runbook</a>');
+    expect(html).toContain('<a href="https://runbooks.prometheus-operator.dev/runbooks/kubernetes/kubepodcrashlooping" rel="noreferrer">runbook</a>');
     expect(html).toContain('<tr class="pending">');
 
     const json = toJsonReport(r) as { facts: { verdicts: { alerts: unknown[] } }; findings: { key?: string }[] };
