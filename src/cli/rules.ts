@@ -80,7 +80,8 @@ export function rulesCommand(): Command {
           const failures = await runCase(fixture, DEFAULT_LIMITS);
           if (failures.length === 0) {
             passed++;
-            process.stdout.write(`PASS ${rule.id}/${fixture.name}\n`);
+            // What kind of case passed: a near miss whose failure is over says so.
+            process.stdout.write(`PASS ${rule.id}/${fixture.name}${fixture.expect.resolved ? ' (resolved: history)' : ''}\n`);
           } else {
             failed++;
             process.stdout.write(`FAIL ${rule.id}/${fixture.name}: ${failures.join('; ')}\n`);
