@@ -16,6 +16,8 @@ export interface Expectation {
   fires: boolean;
   /** The rule must be reported as not checked (data absent). */
   notChecked?: boolean;
+  /** The rule must be reported as not applicable (its `applies` excludes the input or cluster). */
+  notApplicable?: boolean;
   /** Severity of the rule's most severe finding. */
   severity?: string;
   /** How many findings the rule makes (a rule with `per` makes one per key). */
@@ -109,11 +111,14 @@ export async function runCase(fixture: FixtureCase, limits: Limits): Promise<str
   const notChecked = result.notChecked.find((n) => n.ruleId === fixture.rule.id);
   const failures: string[] = [];
   const { expect } = fixture;
-  if (expect.notChecked) {
-    if (!notChecked) failures.push(`expected not checked, got ${finding ? 'a finding' : 'passed'}`);
+  const notApplicable = result.notApplicable.find((n) => n.ruleId === fixture.rule.id);
+  const got = notApplicable ? `not applicable (${notApplicable.reason})` : notChecked ? `not checked (${notChecked.reason})` : finding ? 'a finding' : 'passed';
+  if (expect.notChecked || expect.notApplicable) {
+    const met = expect.notChecked ? notChecked : notApplicable;
+    if (!met) failures.push(`expected ${expect.notChecked ? 'not checked' : 'not applicable'}, got ${got}`);
     return failures;
   }
-  if (notChecked) failures.push(`not checked: ${notChecked.reason}`);
+  if (notChecked || notApplicable) failures.push(got);
   if (expect.fires && !finding) failures.push('expected a finding, got none');
   if (!expect.fires && finding) failures.push(`expected no finding, got: ${finding.message.split('\n', 1)[0]}`);
   if (!finding) return failures;
