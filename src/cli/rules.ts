@@ -235,7 +235,7 @@ async function lintRule(rule: Rule): Promise<RuleIssue[]> {
   try {
     const cases = await fixtureCases(rule);
     if (!cases.some((c) => c.expect.fires)) issues.push({ file: rule.file, line: 1, reason: 'no fixture that must fire' });
-    if (!cases.some((c) => !c.expect.fires && !c.expect.notChecked)) issues.push({ file: rule.file, line: 1, reason: 'no near-miss fixture that must stay quiet' });
+    if (!cases.some((c) => !c.expect.fires && !c.expect.notChecked && !c.expect.notApplicable)) issues.push({ file: rule.file, line: 1, reason: 'no near-miss fixture that must stay quiet' });
     if (resolvable && !cases.some((c) => c.expect.resolved)) issues.push({ file: rule.file, line: 1, reason: 'resolvedBy without a near-miss fixture where the failure is resolved (expect: resolved: true)' });
   } catch (err) {
     issues.push({ file: rule.file, line: 1, reason: `fixtures: ${(err as Error).message}` });

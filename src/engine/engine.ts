@@ -3,14 +3,14 @@ import type { Need, ObjectPlace, ParallelConsumer } from '../ingest/consumer.js'
 import type { ClassifiedEntry } from '../layout/types.js';
 import { groupOf, identityKey, type K8sObject } from '../parsers/k8s.js';
 import { parseLogLine } from '../parsers/logline.js';
-import { satisfiesRange } from '../facts/version.js';
 import type { Facts } from '../facts/collector.js';
 import { eventCount, eventTimes } from '../facts/events.js';
 import { factValue, factFile, describeMissingFact, MOMENT_FACTS, notGivenFor, type EngineFacts } from './facts-view.js';
 import { evaluateCondition, type SignalValues } from './condition.js';
 import { LogScanner, type CandidateLine } from './scan.js';
 import type { EventSignal, EvidenceAge, FactSignal, LogSelector, LogSignal, ResourceSignal, Rule, Signal } from './rule.js';
-import { findingId, type CheckedInPart, type DataNotGiven, type Evidence, type Finding, type NotChecked, type Passed } from './findings.js';
+import { findingId, type CheckedInPart, type DataNotGiven, type Evidence, type Finding, type NotApplicable, type NotChecked, type Passed } from './findings.js';
+import { scopeOf } from './applies.js';
 import { fieldValues, type FieldPath } from './field-path.js';
 import { joinFindings, objectKey, type Diagnosis, type FindingPart, type LinkSubject, type ObjectRef, type TimeWindow } from './diagnosis.js';
 import type { ObjectTemplate, WindowTemplate } from './rule.js';
@@ -59,6 +59,8 @@ export interface EngineTaken {
 export interface EngineResult {
   findings: Finding[];
   notChecked: NotChecked[];
+  /** Rules whose `applies` excludes this input or cluster: nothing of theirs can exist here. */
+  notApplicable: NotApplicable[];
   checkedInPart: CheckedInPart[];
   passed: Passed[];
   diagnosis: Diagnosis;
@@ -391,7 +393,7 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
         if (signal.age) state.items = state.items.filter((item) => ageHolds(signal.age, item.time, facts.collectedAt));
       }
     }
-    const result: EngineResult = { findings: [], notChecked: [], checkedInPart: [], passed: [], diagnosis: { roots: [], cyclesBroken: [] } };
+    const result: EngineResult = { findings: [], notChecked: [], notApplicable: [], checkedInPart: [], passed: [], diagnosis: { roots: [], cyclesBroken: [] } };
     // `oc adm inspect` holds only what it was asked for: a signal of one namespace saw nothing of
     // it when that namespace was not gathered (a must-gather lacks a platform namespace only when
     // it does not exist).
@@ -400,9 +402,9 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     const subjects: LinkSubject[] = [];
     const holds = heldObjects(this.states, facts);
     for (const rule of this.rules) {
-      const scope = scopeOf(rule, facts);
-      if (scope.outOfScope) {
-        result.notChecked.push({ ruleId: rule.id, title: rule.title, component: rule.component, reason: scope.outOfScope });
+      const scope = scopeOf(rule.applies, facts);
+      if (scope.notApplicable) {
+        result.notApplicable.push({ ruleId: rule.id, title: rule.title, component: rule.component, reason: scope.notApplicable });
         continue;
       }
       const states = rule.signals.map((signal) => this.stateOf.get(signal)!);
@@ -907,25 +909,6 @@ function notGatheredPart(state: SignalState): string | undefined {
   const shown = namespaces.length > 3 ? `${namespaces.slice(0, 3).join(', ')} and ${namespaces.length - 3} more` : namespaces.join(', ');
   return `${what} of namespaces other than ${shown} were not gathered`;
 }
-
-/**
- * Whether a rule is in scope: out of scope (why) when its inputs or version range exclude this
- * archive. An unknown version excludes nothing: the rule runs, and a finding carries the caveat.
- */
-function scopeOf(rule: Rule, facts: Facts): { outOfScope?: string; caveat?: string } {
-  const inputs = rule.applies.inputs;
-  if (inputs && !inputs.includes(facts.layout)) return { outOfScope: `needs ${inputs.join(' or ')} input; this input is ${facts.layout}` };
-  const range = rule.applies.versions;
-  if (range) {
-    const version = facts.cluster?.currentVersion;
-    if (!version) return { caveat: `${UNKNOWN_VERSION_CAVEAT}; this rule is meant for versions ${range}` };
-    if (!satisfiesRange(version, range)) return { outOfScope: `applies to versions ${range}; the cluster runs ${version}` };
-  }
-  return {};
-}
-
-/** Start of the caveat of a finding whose rule has a version range the cluster could not be checked against. */
-const UNKNOWN_VERSION_CAVEAT = 'The cluster version is unknown (this input holds no ClusterVersion)';
 
 /** What the archive lacks for these signals, each kind of data once with the signals that need it. */
 function missingData(signals: readonly Signal[], facts: EngineFacts): string[] {

@@ -101,6 +101,15 @@ export interface DataNotGiven {
  */
 export type CheckedInPart = NotChecked;
 
+/** A rule whose `applies` excludes this input or cluster (another version, platform, a disabled capability): nothing to check, no gap. */
+export interface NotApplicable {
+  ruleId: string;
+  title: string;
+  component: string;
+  /** What did not hold, with what the archive says (`… it is for OpenShift >=4.12.0-0; this cluster runs 4.8.11`). */
+  reason: string;
+}
+
 export interface Passed {
   ruleId: string;
   title: string;

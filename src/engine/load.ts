@@ -106,7 +106,7 @@ interface RawRule {
   tags?: string[];
   references?: string[];
   falsepositives?: string;
-  applies?: { versions?: string; inputs?: string[] };
+  applies?: { versions?: string; inputs?: string[]; platforms?: string[]; platformsExcept?: string[]; capabilities?: string[]; because?: string };
   signals: Record<string, RawSignal>;
   condition?: string;
   message: string;
@@ -368,6 +368,9 @@ export function loadRuleText(
   if (raw.applies?.versions !== undefined && !isValidRange(raw.applies.versions)) {
     at(['applies', 'versions'], `invalid version range '${raw.applies.versions}'`);
   }
+  if (raw.applies?.platforms !== undefined && raw.applies.platformsExcept !== undefined) {
+    at(['applies', 'platformsExcept'], 'platforms and platformsExcept together: name the platforms the rule is for, or those it is not for');
+  }
   const objects = (field: 'about' | 'mentions'): ObjectTemplate[] =>
     (raw[field] ?? []).map((entry, i) => {
       const path = [field, String(i)];
@@ -413,7 +416,7 @@ export function loadRuleText(
       tags: raw.tags ?? [],
       references: references.filter((r): r is Template => r !== undefined),
       falsepositives: raw.falsepositives ?? '',
-      applies: { versions: raw.applies?.versions, inputs: raw.applies?.inputs },
+      applies: { ...raw.applies },
       signals,
       condition: mainCondition,
       severityWhen,

@@ -4,6 +4,7 @@ import type { Template } from './templates.js';
 import type { Severity } from './findings.js';
 import type { ExplainsEntry } from './diagnosis.js';
 import type { FieldPath } from './field-path.js';
+import type { Applies } from './applies.js';
 
 /** A rule as loaded, validated and compiled from its YAML file. */
 export interface Rule {
@@ -16,7 +17,7 @@ export interface Rule {
   /** Templates: a reference may name the evidence's own link (an alert's runbook); empty ones are dropped. */
   references: Template[];
   falsepositives: string;
-  applies: { versions?: string | undefined; inputs?: string[] | undefined };
+  applies: Applies;
   signals: Signal[];
   condition: ConditionNode;
   /**

@@ -8,6 +8,7 @@
  *   complete, which may be the install.
  * - desired version: `status.desired.version`, else `spec.desiredUpdate.version`.
  * - platform: `status.platformStatus.type`, else the deprecated `status.platform`.
+ * - capabilities: `status.capabilities` (4.11 and later); absent before, when every component is installed.
  */
 import { arrayAt, isRecord, recordAt, stringAt, timeMs } from './internal.js';
 import { historyEntries, newestCompleted } from './history.js';
@@ -53,6 +54,8 @@ export interface ClusterIdentity {
   upstream?: string | undefined;
   /** `AWS`, `BareMetal`, `None`, ... from Infrastructure/cluster. */
   platform?: string | undefined;
+  /** `status.capabilities`: the optional components this version knows, and those enabled; undefined when not reported. */
+  capabilities?: { enabled: string[]; known: string[] } | undefined;
   conditions: ConditionMap;
   /** Parsed `Progressing` message, when there is one it understands. */
   progressing?: ProgressingInfo | undefined;
@@ -166,6 +169,12 @@ export function platformOf(infrastructure: unknown): string | undefined {
   return stringAt(recordAt(status, 'platformStatus'), 'type') ?? stringAt(status, 'platform');
 }
 
+function capabilitiesOf(capabilities: unknown): ClusterIdentity['capabilities'] {
+  if (!isRecord(capabilities)) return undefined;
+  const names = (key: string): string[] => arrayAt(capabilities, key).filter((name): name is string => typeof name === 'string');
+  return { enabled: names('enabledCapabilities'), known: names('knownCapabilities') };
+}
+
 /** Identity of a cluster; either object may be missing (undefined), which leaves its fields undefined. */
 export function clusterIdentity(clusterVersion: unknown, infrastructure?: unknown): ClusterIdentity {
   const spec = recordAt(clusterVersion, 'spec');
@@ -193,6 +202,7 @@ export function clusterIdentity(clusterVersion: unknown, infrastructure?: unknow
     channel: stringAt(spec, 'channel'),
     upstream: stringAt(spec, 'upstream'),
     platform: platformOf(infrastructure),
+    capabilities: capabilitiesOf(recordAt(status, 'capabilities')),
     conditions,
     progressing: parseProgressingMessage(conditions['Progressing']?.message),
   };

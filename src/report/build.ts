@@ -73,6 +73,7 @@ export function buildReport(analysis: Analysis, now: Date = new Date()): Report 
     diagnosis: result?.diagnosis ?? { roots: [], cyclesBroken: [] },
     findings,
     notChecked: [...notChecked].sort((a, b) => a.ruleId.localeCompare(b.ruleId)),
+    notApplicable: [...(result?.notApplicable ?? [])].sort((a, b) => a.ruleId.localeCompare(b.ruleId)),
     checkedInPart: [...inPart].sort((a, b) => a.ruleId.localeCompare(b.ruleId)),
     notRun: notRunOf(result?.notChecked ?? []),
     passed: [...(result?.passed ?? [])].sort((a, b) => a.ruleId.localeCompare(b.ruleId)),

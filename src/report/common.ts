@@ -7,7 +7,7 @@
  */
 import { describeObject } from '../engine/diagnosis.js';
 import { SEVERITIES, severityRank } from '../engine/findings.js';
-import type { Evidence, Finding, NotChecked, Passed, Severity } from '../engine/findings.js';
+import type { Evidence, Finding, NotApplicable, NotChecked, Passed, Severity } from '../engine/findings.js';
 import type { Problem } from '../core/problems.js';
 import type { Limits } from '../core/limits.js';
 import type { Report, TimelineItem, Tool } from './model.js';
@@ -71,7 +71,7 @@ export function sortFindings(findings: readonly Finding[]): Finding[] {
 }
 
 /** By ruleId; equal keys keep their input order. */
-export function sortByRuleId<T extends NotChecked | Passed>(items: readonly T[]): T[] {
+export function sortByRuleId<T extends NotChecked | NotApplicable | Passed>(items: readonly T[]): T[] {
   return items
     .map((item, index) => ({ item, index }))
     .sort((a, b) => compareStrings(a.item.ruleId, b.item.ruleId) || a.index - b.index)

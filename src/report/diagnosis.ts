@@ -19,16 +19,24 @@ const OBJECTS_SHOWN = 4;
  */
 export function nothingChecked(report: Report): string | undefined {
   // Rules not run for want of data the command line did not give (update risks) count too:
-  // a run where they are all that is left checked nothing.
+  // a run where they are all that is left checked nothing. So do rules that cannot apply here.
   const notRun = report.notRun.reduce((n, r) => n + r.rules.length, 0);
-  if (report.notChecked.length + notRun === 0 || report.findings.length > 0 || report.passed.length > 0 || report.checkedInPart.length > 0) return undefined;
-  const shown = report.notChecked.slice(0, 2).map((n) => `${n.ruleId}: ${n.reason}`);
-  const more = report.notChecked.length > shown.length ? `; and ${report.notChecked.length - shown.length} more` : '';
+  const unchecked = report.notChecked.length + report.notApplicable.length + notRun;
+  if (unchecked === 0 || report.findings.length > 0 || report.passed.length > 0 || report.checkedInPart.length > 0) return undefined;
   const parts = [
-    ...(report.notChecked.length > 0 ? [`${report.notChecked.length} not checked: ${shown.join('; ')}${more}`] : []),
+    ...firstReasons('not checked', report.notChecked),
+    ...firstReasons('not applicable', report.notApplicable),
     ...report.notRun.map((n) => n.note),
   ];
   return `no rule could be checked (${parts.join('; ')})`;
+}
+
+/** `N <what>: id: reason; id: reason; and M more`, or nothing for no rule. */
+function firstReasons(what: string, rules: readonly { ruleId: string; reason: string }[]): string[] {
+  if (rules.length === 0) return [];
+  const shown = rules.slice(0, 2).map((n) => `${n.ruleId}: ${n.reason}`);
+  const more = rules.length > shown.length ? `; and ${rules.length - shown.length} more` : '';
+  return [`${rules.length} ${what}: ${shown.join('; ')}${more}`];
 }
 
 /**
@@ -38,7 +46,8 @@ export function nothingChecked(report: Report): string | undefined {
  */
 export function noProblemSentence(report: Report): string {
   if (nothingChecked(report) !== undefined) {
-    return 'Nothing checked: no rule could be checked on this input, so this report says nothing about the cluster\'s health (see "Rules not checked").';
+    const see = [...(report.notChecked.length > 0 ? ['"Rules not checked"'] : []), ...(report.notApplicable.length > 0 ? ['"Rules not applicable"'] : [])];
+    return `Nothing checked: no rule could be checked on this input, so this report says nothing about the cluster's health${see.length > 0 ? ` (see ${see.join(' and ')})` : ''}.`;
   }
   const info = report.counts.info ?? 0;
   const context = info > 0 ? ` (${info} informational finding${info === 1 ? '' : 's'} below, none of them a problem)` : '';
@@ -135,7 +144,11 @@ export function renderDiagnosisText(report: Report): string {
     lines.push(`${roots.length === 0 ? 'Findings' : 'Outside any chain'} (${others.length}):`);
     for (const f of others) lines.push(`  ${f.severity.toUpperCase()} ${sanitizeText(findingId(f))}: ${findingLabel(f)}`);
   }
-  lines.push(...ruleLines('Rules not checked', report.notChecked), ...ruleLines('Rules checked in part', report.checkedInPart));
+  lines.push(
+    ...ruleLines('Rules not checked', report.notChecked),
+    ...ruleLines('Rules checked in part', report.checkedInPart),
+    ...ruleLines('Rules not applicable', report.notApplicable),
+  );
   for (const n of report.notRun) lines.push(sanitizeText(`Not run: ${n.note}`));
   return `${lines.join('\n')}\n`;
 }

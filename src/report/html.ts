@@ -13,7 +13,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { packageFiles, packageText } from '../core/assets.js';
 import Handlebars from 'handlebars';
-import { findingId, type Evidence, type Finding, type Severity } from '../engine/findings.js';
+import { findingId, type Evidence, type Finding, type NotChecked, type Severity } from '../engine/findings.js';
 import { channelText, fromClusterVersion } from '../facts/cluster.js';
 import type { Report } from './model.js';
 import {
@@ -155,13 +155,15 @@ export interface HtmlView {
   timeline: TimelineView;
   digest: DigestView | null;
   /** One line beside a folded section's heading. */
-  notes: { digest: string; notChecked: string; checkedInPart: string; problems: string; limits: string };
+  notes: { digest: string; notChecked: string; checkedInPart: string; notApplicable: string; problems: string; limits: string };
   updateRisks: UpdateRisksView;
   verdicts: VerdictsView | null;
   notChecked: { ruleId: string; title: string; reason: string }[];
   hasNotChecked: boolean;
   checkedInPart: { ruleId: string; title: string; reason: string }[];
   hasCheckedInPart: boolean;
+  notApplicable: { ruleId: string; title: string; reason: string }[];
+  hasNotApplicable: boolean;
   /** One line per kind of data not given (rules not run). */
   notRun: string[];
   passed: { ruleId: string; title: string }[];
@@ -180,6 +182,10 @@ function notCheckedNote(report: Report): string {
   const count = (n: number): string => `${n} rule${n === 1 ? '' : 's'}`;
   const notRun = report.notRun.map((n) => `${count(n.rules.length)} not run (${n.data} not given)`);
   return [report.notChecked.length === 0 && notRun.length === 0 ? 'none' : report.notChecked.length > 0 ? count(report.notChecked.length) : '', ...notRun].filter(Boolean).join('; ');
+}
+
+function ruleReasonView(n: NotChecked): { ruleId: string; title: string; reason: string } {
+  return { ruleId: s(n.ruleId), title: s(n.title), reason: s(n.reason) };
 }
 
 /** The view model the templates print (exported for tests). */
@@ -232,16 +238,19 @@ export function htmlView(report: Report, options: HtmlOptions = {}): HtmlView {
     notes: {
       digest: report.digest ? digestNote(report.digest) : '',
       checkedInPart: `${report.checkedInPart.length} rule${report.checkedInPart.length === 1 ? '' : 's'}`,
+      notApplicable: `${report.notApplicable.length} rule${report.notApplicable.length === 1 ? '' : 's'}`,
       notChecked: notCheckedNote(report),
       problems: report.problems.length === 0 ? 'nothing' : `${report.problems.length} part${report.problems.length === 1 ? '' : 's'} of the input`,
       limits: `${report.stats.entries} entries, ${formatBytes(report.stats.bytesRead)} read in ${Math.round(report.stats.durationMs)} ms`,
     },
     updateRisks: updateRisksView(report.updateRisks ?? reportUpdateRisks(undefined)),
     verdicts: verdictsView(report.facts.verdicts),
-    notChecked: sortByRuleId(report.notChecked).map((n) => ({ ruleId: s(n.ruleId), title: s(n.title), reason: s(n.reason) })),
+    notChecked: sortByRuleId(report.notChecked).map(ruleReasonView),
     hasNotChecked: report.notChecked.length > 0,
-    checkedInPart: sortByRuleId(report.checkedInPart).map((n) => ({ ruleId: s(n.ruleId), title: s(n.title), reason: s(n.reason) })),
+    checkedInPart: sortByRuleId(report.checkedInPart).map(ruleReasonView),
     hasCheckedInPart: report.checkedInPart.length > 0,
+    notApplicable: sortByRuleId(report.notApplicable).map(ruleReasonView),
+    hasNotApplicable: report.notApplicable.length > 0,
     notRun: report.notRun.map((n) => s(n.note.charAt(0).toUpperCase() + n.note.slice(1))),
     passed: sortByRuleId(report.passed).map((p) => ({ ruleId: s(p.ruleId), title: s(p.title) })),
     hasPassed: report.passed.length > 0,

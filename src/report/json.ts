@@ -47,6 +47,7 @@ export function toJsonReport(report: Report): JsonObject {
   out.diagnosis = diagnosisJson(report.diagnosis);
   out.findings = sortFindings(report.findings).map(finding);
   out.notChecked = sortByRuleId(report.notChecked).map(notChecked);
+  out.notApplicable = sortByRuleId(report.notApplicable).map(notChecked);
   out.checkedInPart = sortByRuleId(report.checkedInPart).map(notChecked);
   out.notRun = report.notRun.map((n) => ({ data: n.data, how: n.how, rules: sortByRuleId(n.rules).map((r) => ({ ruleId: r.ruleId, title: r.title, component: r.component })), note: n.note }));
   out.passed = sortByRuleId(report.passed).map(passed);

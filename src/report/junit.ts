@@ -80,7 +80,12 @@ export function renderJunit(report: Report, failOn: Severity): string {
     });
   }
   const fired = new Set(report.findings.map((f) => f.ruleId));
-  const unchecked = [...report.notChecked, ...report.checkedInPart.map((n) => ({ ...n, reason: `checked in part: ${n.reason}` }))];
+  // A rule that cannot apply is skipped too, saying so: the suite still lists every rule of the pack.
+  const unchecked = [
+    ...report.notChecked,
+    ...report.checkedInPart.map((n) => ({ ...n, reason: `checked in part: ${n.reason}` })),
+    ...report.notApplicable.map((n) => ({ ...n, reason: `not applicable: ${n.reason}` })),
+  ];
   for (const n of unchecked) {
     if (cases.has(n.ruleId) || fired.has(n.ruleId)) continue;
     cases.set(n.ruleId, {

@@ -225,7 +225,8 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
   for (const n of report.notRun) add(PRIORITY.findings, [`${mdText(n.note.charAt(0).toUpperCase() + n.note.slice(1))}`, ''], { section: 'not-checked' });
   const others = report.notRun.length > 0 ? 'other ' : '';
   if (report.notChecked.length === 0) {
-    const sentence = report.selection ? `Every ${others}rule that ran could be evaluated (see the rule selection above).` : `Every ${others}rule could be evaluated.`;
+    const applying = report.notApplicable.length > 0 ? ' that applies here' : '';
+    const sentence = report.selection ? `Every ${others}rule${applying} that ran could be evaluated (see the rule selection above).` : `Every ${others}rule${applying} could be evaluated.`;
     add(PRIORITY.findings, [sentence, ''], { section: 'not-checked' });
   } else {
     add(PRIORITY.findings, [table(['Rule', 'Title', 'Why not'], sortByRuleId(report.notChecked).map((n) => [n.ruleId, n.title, n.reason]))], { unit: 'table of rules not checked', section: 'not-checked' });
@@ -233,6 +234,10 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
   if (report.checkedInPart.length > 0) {
     heading('checked-in-part', ['## Rules checked in part', '', 'These rules found nothing in what the input holds, but the input holds only part of what they look at: they did not pass.', '']);
     add(PRIORITY.findings, [table(['Rule', 'Title', 'What was not gathered'], sortByRuleId(report.checkedInPart).map((n) => [n.ruleId, n.title, n.reason]))], { unit: 'table of rules checked in part', section: 'checked-in-part' });
+  }
+  if (report.notApplicable.length > 0) {
+    heading('not-applicable', ['## Rules not applicable', '', 'What these rules look at cannot exist on this cluster or in this kind of input: nothing is missing.', '']);
+    add(PRIORITY.reference, [table(['Rule', 'Title', 'Why it does not apply'], sortByRuleId(report.notApplicable).map((n) => [n.ruleId, n.title, n.reason]))], { unit: 'table of rules not applicable', section: 'not-applicable' });
   }
   heading('passed', ['## Rules that passed', '']);
   if (report.passed.length === 0) add(PRIORITY.reference, ['No rule passed.', ''], { section: 'passed' });

@@ -1,4 +1,4 @@
-import type { CheckedInPart, Finding, NotChecked, Passed, Severity } from '../engine/findings.js';
+import type { CheckedInPart, Finding, NotApplicable, NotChecked, Passed, Severity } from '../engine/findings.js';
 import type { Diagnosis } from '../engine/diagnosis.js';
 import type { Limits } from '../core/limits.js';
 import type { Problem } from '../core/problems.js';
@@ -6,7 +6,7 @@ import type { PoolSummary, RestartingContainer } from '../facts/cluster-summary.
 import type { UpdatePool, UpdateStatus } from '../facts/update-status.js';
 
 /** Version of the JSON report's shape (`schema/report.schema.json`). */
-export const REPORT_SCHEMA_VERSION = '1.5';
+export const REPORT_SCHEMA_VERSION = '1.6';
 
 export interface ClusterIdentity {
   id?: string | undefined;
@@ -365,6 +365,8 @@ export interface Report {
   findings: Finding[];
   /** Rules the archive could not support (the count "Read this first" gives). */
   notChecked: NotChecked[];
+  /** Rules whose component cannot exist here (another version, platform, input kind, a disabled capability): no gap, no "Read this first". */
+  notApplicable: NotApplicable[];
   /** Rules that found nothing in the part of their scope the input holds (an inspect of some namespaces): not passed. */
   checkedInPart: CheckedInPart[];
   /** Rules not run because the command line did not give the data they read, one entry per kind of data. */

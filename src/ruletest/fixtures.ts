@@ -23,6 +23,8 @@ export interface Expectation {
   resolved?: boolean;
   /** The rule must be reported as not checked (data absent). */
   notChecked?: boolean;
+  /** The rule must be reported as not applicable (its `applies` excludes the input or cluster). */
+  notApplicable?: boolean;
   /** Severity of the rule's most severe finding. */
   severity?: string;
   /** How many findings the rule makes (a rule with `per` makes one per key). */
@@ -120,11 +122,14 @@ export async function runCase(fixture: FixtureCase, limits: Limits): Promise<str
   const failures: string[] = [];
   const { expect } = fixture;
   const firstLine = (f: Finding): string => f.message.split('\n', 1)[0]!;
-  if (expect.notChecked) {
-    if (!notChecked) failures.push(`expected not checked, got ${own.length > 0 ? 'a finding' : 'passed'}`);
+  const notApplicable = result.notApplicable.find((n) => n.ruleId === fixture.rule.id);
+  const got = notApplicable ? `not applicable (${notApplicable.reason})` : notChecked ? `not checked (${notChecked.reason})` : own.length > 0 ? 'a finding' : 'passed';
+  if (expect.notChecked || expect.notApplicable) {
+    const met = expect.notChecked ? notChecked : notApplicable;
+    if (!met) failures.push(`expected ${expect.notChecked ? 'not checked' : 'not applicable'}, got ${got}`);
     return failures;
   }
-  if (notChecked) failures.push(`not checked: ${notChecked.reason}`);
+  if (notChecked || notApplicable) failures.push(got);
   if (expect.fires && present.length === 0) failures.push(`expected a finding, got ${history.length > 0 ? `only history: ${firstLine(history[0]!)}` : 'none'}`);
   if (!expect.fires && present.length > 0) failures.push(`expected no finding, got: ${firstLine(present[0]!)}`);
   if (expect.resolved && history.length === 0) failures.push('expected history (evidence resolved before the collection), got none');

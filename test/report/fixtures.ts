@@ -318,6 +318,7 @@ export function seed000Report(): Report {
       { ruleId: 'olm-staging-registry', title: 'OLM catalog points at the staging registry', component: 'olm', reason: `No InstallPlan objects in the archive | ${IMG}` },
       { ruleId: 'boot-image-ignition-stub', title: 'Boot image and Ignition stub versions', component: 'boot', reason: 'The archive holds no MachineSet and no worker-user-data secret.' },
     ],
+    notApplicable: [],
     checkedInPart: [
       { ruleId: 'pod-crashlooping', title: 'OpenShift pod is crash-looping', component: 'workloads', reason: `nothing found in what was gathered, but Pod objects of namespaces other than ${IMG} were not gathered` },
     ],
@@ -482,6 +483,7 @@ export function rollbackReport(): Report {
     },
     findings,
     notChecked: [{ ruleId: 'olm-staging-registry', title: 'OLM catalog points at the staging registry', component: 'olm', reason: 'gather-extra holds no InstallPlan objects.' }],
+    notApplicable: [],
     checkedInPart: [],
     notRun: [],
     passed: [{ ruleId: 'cvo-final-sync-lost', title: 'Outgoing CVO exited before its final ClusterVersion status sync', component: 'cvo' }],
@@ -505,6 +507,7 @@ export function healthyReport(): Report {
     diagnosis: { roots: [], cyclesBroken: [] },
     findings: [],
     notChecked: [],
+    notApplicable: [],
     checkedInPart: [],
     notRun: [],
     passed: [
