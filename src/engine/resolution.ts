@@ -39,7 +39,7 @@ export function resolvedItems<T extends Evidence>(states: readonly ResolvableSta
       // The earliest dated resolution says best since when the failure is over.
       let best: ItemResolution | undefined;
       for (const resolver of signal.resolution.resolvers) {
-        const found = resolver.type === 'quiet' ? quietResolution(resolver.quietForMs, item, context.collectedAt) : signalResolution(resolver, item, itemsOf(resolver.signal), context);
+        const found = resolver.type === 'quiet' ? quietResolution(resolver.quietForMs, lastSeen(item, items, context), context.collectedAt) : signalResolution(resolver, item, itemsOf(resolver.signal), context);
         if (found && (!best || (found.at ?? Infinity) < (best.at ?? Infinity))) best = found;
       }
       if (best) resolved.set(item, best);
@@ -48,11 +48,24 @@ export function resolvedItems<T extends Evidence>(states: readonly ResolvableSta
   return resolved;
 }
 
+/**
+ * When the signal last showed the item's failure: the latest of its items about the same object
+ * (a log line is one occurrence; a later line of the same pod means the failure was seen again).
+ */
+function lastSeen<T extends Evidence>(item: T, items: readonly T[], context: ResolutionContext<T>): number | undefined {
+  const own = context.objectOf(item);
+  if (!own || item.time === undefined) return item.time;
+  const pattern = { kind: own.kind, namespace: own.namespace ?? '', name: own.name };
+  let latest = item.time;
+  for (const other of items) if (other.time !== undefined && other.time > latest && sameObject(pattern, context.objectOf(other))) latest = other.time;
+  return latest;
+}
+
 /** Resolved when the last occurrence is at least `quietForMs` before the collection time (both times known). */
-function quietResolution(quietForMs: number, item: Evidence, collectedAt: number | undefined): ItemResolution | undefined {
-  if (item.time === undefined || collectedAt === undefined || item.time > collectedAt) return undefined;
-  if (collectedAt - item.time < quietForMs) return undefined;
-  return { by: `not seen again in the ${formatDuration(collectedAt - item.time)} before the collection (quiet for ${formatDuration(quietForMs)} or more counts as over)` };
+function quietResolution(quietForMs: number, lastTime: number | undefined, collectedAt: number | undefined): ItemResolution | undefined {
+  if (lastTime === undefined || collectedAt === undefined || lastTime > collectedAt) return undefined;
+  if (collectedAt - lastTime < quietForMs) return undefined;
+  return { by: `not seen again in the ${formatDuration(collectedAt - lastTime)} before the collection (quiet for ${formatDuration(quietForMs)} or more counts as over)` };
 }
 
 /** The earliest piece of the resolver signal's evidence about the item's object (dated after it, when `later`). */
