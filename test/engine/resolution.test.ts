@@ -97,10 +97,10 @@ describe('resolvedBy: the present wins', () => {
     expect(other.findings[0]!.severity).toBe('error');
   });
 
-  it('quietFor: over when the object was not seen failing for that long before the collection (its last failure 29 minutes before)', async () => {
+  it('quietFor: over when the object was not seen failing for that long before the collection (its last failure 32 minutes before)', async () => {
     const quiet = await run(demoRule('resolvedBy:\n  - quietFor: 20m'));
     expect(quiet.findings[0]!.severity).toBe('info');
-    expect(quiet.findings[0]!.evidence[0]!.resolved?.by).toMatch(/^not seen again in the 29m before the collection/);
+    expect(quiet.findings[0]!.evidence[0]!.resolved?.by).toMatch(/^not seen again in the 32m before the collection/);
     const recent = await run(demoRule('resolvedBy:\n  - quietFor: 1h'));
     expect(recent.findings[0]!.severity).toBe('error');
   });
