@@ -36,6 +36,8 @@ interface SignalState {
   seen: boolean;
   items: Held[];
   dropped: number;
+  /** The latest time among the items dropped past the cap: a failure still repeating there is not quiet. */
+  droppedLatest?: number | undefined;
   /** Keys of objects already taken (an object appears in a List file and its own file). */
   keys: Set<string>;
   /** A part of this signal's scope that could not be read: the rule cannot pass. */
@@ -53,7 +55,7 @@ interface SignalState {
  */
 export interface EngineTaken {
   seen: number[];
-  held: ({ state: number; key: string | undefined; item: Held } | { state: number; dropped: number })[];
+  held: ({ state: number; key: string | undefined; item: Held } | { state: number; dropped: number; latest?: number | undefined })[];
 }
 
 export interface EngineResult {
@@ -349,7 +351,7 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     for (const index of taken.seen) this.states[index]!.seen = true;
     for (const record of taken.held) {
       const state = this.states[record.state]!;
-      if ('dropped' in record) state.dropped += record.dropped;
+      if ('dropped' in record) this.drop(state, record.dropped, record.latest);
       else this.hold(state, record.key, record.item);
     }
   }
@@ -363,9 +365,14 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
       if (state.keys.has(key)) return;
       state.keys.add(detachString(key));
     }
-    if (state.items.length >= state.rule.maxEvidence) state.dropped++;
+    if (state.items.length >= state.rule.maxEvidence) this.drop(state, 1, item.time);
     // Kept to the end of the run: it must not keep the file it was parsed from.
     else state.items.push(detachData(item));
+  }
+
+  private drop(state: SignalState, count: number, latest: number | undefined): void {
+    state.dropped += count;
+    state.droppedLatest = latestOf([state.droppedLatest, latest]);
   }
 
   private takeHeld(taken: NonNullable<RuleEngine['taken']>, state: SignalState, key: string | undefined, item: Held): void {
@@ -374,8 +381,10 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
       taken.unkeyed.set(state.index, count);
       if (count > state.rule.maxEvidence) {
         const last = taken.held[taken.held.length - 1];
-        if (last && 'dropped' in last && last.state === state.index) last.dropped++;
-        else taken.held.push({ state: state.index, dropped: 1 });
+        if (last && 'dropped' in last && last.state === state.index) {
+          last.dropped++;
+          last.latest = latestOf([last.latest, item.time]);
+        } else taken.held.push({ state: state.index, dropped: 1, latest: item.time });
         return;
       }
     }

@@ -19,6 +19,8 @@ export interface ItemResolution {
 interface ResolvableState<T extends Evidence> {
   signal: Signal;
   items: readonly T[];
+  /** The latest time among the signal's items dropped past its evidence cap (objects unknown). */
+  droppedLatest?: number | undefined;
 }
 
 export interface ResolutionContext<T extends Evidence> {
@@ -33,13 +35,13 @@ export interface ResolutionContext<T extends Evidence> {
 export function resolvedItems<T extends Evidence>(states: readonly ResolvableState<T>[], context: ResolutionContext<T>): Map<T, ItemResolution> {
   const resolved = new Map<T, ItemResolution>();
   const itemsOf = (name: string): readonly T[] => states.find((s) => s.signal.name === name)?.items ?? [];
-  for (const { signal, items } of states) {
+  for (const { signal, items, droppedLatest } of states) {
     if (signal.type !== 'log' && signal.type !== 'event') continue;
     for (const item of items) {
       // The earliest dated resolution says best since when the failure is over.
       let best: ItemResolution | undefined;
       for (const resolver of signal.resolution.resolvers) {
-        const found = resolver.type === 'quiet' ? quietResolution(resolver.quietForMs, lastSeen(item, items, context), context.collectedAt) : signalResolution(resolver, item, itemsOf(resolver.signal), context);
+        const found = resolver.type === 'quiet' ? quietResolution(resolver.quietForMs, lastSeen(item, items, droppedLatest, context), context.collectedAt) : signalResolution(resolver, item, itemsOf(resolver.signal), context);
         if (found && (!best || (found.at ?? Infinity) < (best.at ?? Infinity))) best = found;
       }
       if (best) resolved.set(item, best);
@@ -50,13 +52,16 @@ export function resolvedItems<T extends Evidence>(states: readonly ResolvableSta
 
 /**
  * When the signal last showed the item's failure: the latest of its items about the same object
- * (a log line is one occurrence; a later line of the same pod means the failure was seen again).
+ * (a log line is one occurrence; a later line of the same pod means the failure was seen again),
+ * and of the items dropped past the evidence cap, whose objects are not kept: a failure still
+ * repeating there is not quiet.
  */
-function lastSeen<T extends Evidence>(item: T, items: readonly T[], context: ResolutionContext<T>): number | undefined {
+function lastSeen<T extends Evidence>(item: T, items: readonly T[], droppedLatest: number | undefined, context: ResolutionContext<T>): number | undefined {
+  if (item.time === undefined) return undefined;
+  let latest = Math.max(item.time, droppedLatest ?? -Infinity);
   const own = context.objectOf(item);
-  if (!own || item.time === undefined) return item.time;
+  if (!own) return latest;
   const pattern = { kind: own.kind, namespace: own.namespace ?? '', name: own.name };
-  let latest = item.time;
   for (const other of items) if (other.time !== undefined && other.time > latest && sameObject(pattern, context.objectOf(other))) latest = other.time;
   return latest;
 }

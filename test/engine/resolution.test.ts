@@ -12,7 +12,7 @@ import type { Rule } from '../../src/engine/rule.js';
 const INPUT = fileURLToPath(new URL('../../rules/networking/ingress-loadbalancer-not-ready.fixtures/resolved-ensured-after-failures-azure/input', import.meta.url));
 const EVENTS = 'namespaces/openshift-ingress/core/events.yaml';
 
-function demoRule(resolvedBy: string, extraSignals = ''): Rule {
+function demoRule(resolvedBy: string, extraSignals = '', topLevel = ''): Rule {
   const text = `id: lb-demo
 title: Load balancer demo
 severity: error
@@ -33,7 +33,7 @@ message: "failed {{signals.failed.count}} times"
 remediation: "fix the cloud"
 about:
   - signal: failed
-`;
+${topLevel}`;
   const { rule, issues } = loadRuleText('lb-demo.yaml', text, false);
   expect(issues).toEqual([]);
   return rule!;
@@ -103,6 +103,15 @@ describe('resolvedBy: the present wins', () => {
     expect(quiet.findings[0]!.evidence[0]!.resolved?.by).toMatch(/^not seen again in the 32m before the collection/);
     const recent = await run(demoRule('resolvedBy:\n  - quietFor: 1h'));
     expect(recent.findings[0]!.severity).toBe('error');
+  });
+
+  it('quietFor counts the failures dropped past the evidence cap: one still repeating there is not quiet', async () => {
+    // One event kept (14:57:37Z, 36 minutes before the collection); the three dropped ones end at 15:02:03Z (32 minutes).
+    const capped = await run(demoRule('resolvedBy:\n  - quietFor: 35m', '', 'maxEvidence: 1\n'));
+    // Dropped: three failures and two of the three EnsuredLoadBalancer events.
+    expect(capped.findings[0]).toMatchObject({ severity: 'error', evidenceDropped: 5 });
+    const quiet = await run(demoRule('resolvedBy:\n  - quietFor: 30m', '', 'maxEvidence: 1\n'));
+    expect(quiet.findings[0]!.severity).toBe('info');
   });
 
   it('the loader refuses a resolver naming an unknown signal or the signal itself', () => {
