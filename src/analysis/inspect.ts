@@ -79,7 +79,7 @@ export function inspectResult(analysis: Analysis): InspectResult {
     files: summary.files,
     bytesRead: summary.bytesRead,
     problems: analysis.problems.items.map((p) => ({ severity: p.severity, path: p.path, reason: p.reason })),
-    truncatedAt: analysis.problems.truncatedAt,
+    truncatedAt: analysis.problems.stopped?.at,
     risks: risksSummary(analysis),
   };
 }

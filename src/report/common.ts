@@ -10,7 +10,7 @@ import { SEVERITIES, severityRank } from '../engine/findings.js';
 import type { Evidence, Finding, NotChecked, Passed, Severity } from '../engine/findings.js';
 import type { Problem } from '../core/problems.js';
 import type { Limits } from '../core/limits.js';
-import type { Report, TimelineItem, Tool } from './model.js';
+import type { InputTruncation, Report, TimelineItem, Tool } from './model.js';
 import { classifyPath } from '../layout/classify.js';
 import { binaryUnits } from '../core/bytes.js';
 
@@ -192,6 +192,23 @@ export function formatBytes(bytes: number): string {
   const [value, unit] = binaryUnits(bytes);
   const text = unit === 'B' ? String(value) : value.toFixed(value >= 100 ? 0 : 1).replace(/\.0$/, '');
   return `${text} ${unit}`;
+}
+
+/** The whole of it in one line, as the banner says it (without its closing clause). */
+export function truncationText(t: InputTruncation): string {
+  const opening = t.by === 'damage' ? 'The input is truncated or corrupt' : 'Reading stopped at a limit';
+  const stream = t.streamBytesRead !== undefined ? ` and ${formatByteCount(t.streamBytesRead)} of its uncompressed stream` : '';
+  return `${opening} (${t.reason}): ${entriesText(t.entriesRead)}${stream} ${t.entriesRead === 1 && stream === '' ? 'was' : 'were'} read, up to ${t.lastEntry}`;
+}
+
+/** The same, short, for the verdict: `input truncated or corrupt: xz: …, after 27 entries and 103 KiB of its uncompressed stream`. */
+export function truncationSummary(t: InputTruncation): string {
+  const stream = t.streamBytesRead !== undefined ? ` and ${formatBytes(t.streamBytesRead)} of its uncompressed stream` : '';
+  return `${t.by === 'damage' ? 'input truncated or corrupt' : 'reading stopped at a limit'}: ${t.reason}, after ${entriesText(t.entriesRead)}${stream}`;
+}
+
+function entriesText(n: number): string {
+  return `${n} entr${n === 1 ? 'y' : 'ies'}`;
 }
 
 /** `1 GiB (1073741824 bytes)`: readable, and exact. */

@@ -6,7 +6,7 @@
 import type { DiagnosisNode, ObjectRef } from '../engine/diagnosis.js';
 import { describeObject } from '../engine/diagnosis.js';
 import type { Report } from './model.js';
-import { formatUtc, sanitizeText, sortFindings } from './common.js';
+import { formatUtc, sanitizeText, sortFindings, truncationSummary } from './common.js';
 import { findingId, type Finding } from '../engine/findings.js';
 import { mdText } from './md.js';
 
@@ -42,8 +42,22 @@ export function noProblemSentence(report: Report): string {
   }
   const info = report.counts.info ?? 0;
   const context = info > 0 ? ` (${info} informational finding${info === 1 ? '' : 's'} below, none of them a problem)` : '';
-  return `No problem found: no rule found anything at warning or above${context}.`;
+  const truncated = report.input.truncated;
+  // What was never read cannot be vouched for: the sentence is about the part read.
+  const where = truncated ? ` in the part that could be read (${truncationSummary(truncated)}; the rest was not checked)` : '';
+  return `No problem found${where}: no rule found anything at warning or above${context}.`;
 }
+
+/**
+ * The line above the roots: how many, and for an input that stopped early, that they are those
+ * of the part read.
+ */
+function rootsSentence(report: Report, rest: string): string {
+  const n = report.diagnosis.roots.length;
+  const part = report.input.truncated ? ' in the part that could be read' : '';
+  return `${n} root cause${n === 1 ? '' : 's'}${part}, ${rest}`;
+}
+
 
 /** `MachineConfigPool master, MachineConfigPool worker` (at most four, then how many more). */
 export function objectsText(about: readonly ObjectRef[]): string {
@@ -120,7 +134,7 @@ export function renderDiagnosisText(report: Report): string {
   if (roots.length === 0) {
     lines.push(noProblemSentence(report));
   } else {
-    lines.push(`${roots.length} root cause${roots.length === 1 ? '' : 's'}, most severe first:`);
+    lines.push(rootsSentence(report, 'most severe first:'));
     roots.forEach((root, i) => {
       for (const { depth, node } of flattenChain(root)) {
         const head = depth === 0 ? `${i + 1}. ` : `${'   '.repeat(depth)}→ `;
@@ -145,7 +159,7 @@ export function diagnosisMarkdown(report: Report): string[] {
   const out: string[] = ['## Diagnosis', ''];
   const roots = report.diagnosis.roots;
   if (roots.length === 0) return [...out, mdText(noProblemSentence(report)), ''];
-  out.push(`${roots.length} root cause${roots.length === 1 ? '' : 's'}, most severe first; each explains the findings nested under it (details under Findings).`, '');
+  out.push(rootsSentence(report, 'most severe first; each explains the findings nested under it (details under Findings).'), '');
   roots.forEach((root, i) => {
     for (const { depth, node } of flattenChain(root)) {
       const marker = depth === 0 ? `${i + 1}. ` : `${'   '.repeat(depth)}- → `;
@@ -178,7 +192,7 @@ export function diagnosisMarkdownShort(report: Report, oneLine = false): string[
     const tail = explains(root) !== '' ? `; ${explains(root)}` : '';
     return `${i + 1}. **${root.severity.toUpperCase()}** \`${root.ruleId}\`${object}${tail}`;
   });
-  return ['## Diagnosis', '', `${roots.length} root cause${roots.length === 1 ? '' : 's'}, most severe first (the chains under them are left out for size):`, '', ...lines, ''];
+  return ['## Diagnosis', '', rootsSentence(report, 'most severe first (the chains under them are left out for size):'), '', ...lines, ''];
 }
 
 export interface DiagnosisNodeView {
@@ -226,7 +240,7 @@ export function diagnosisView(report: Report): DiagnosisView {
     summary:
       roots.length === 0
         ? noProblemSentence(report)
-        : `${roots.length} root cause${roots.length === 1 ? '' : 's'}, most severe first; each explains the findings nested under it.`,
+        : rootsSentence(report, 'most severe first; each explains the findings nested under it.'),
     cycles: report.diagnosis.cyclesBroken.map((c) => sanitizeText(`Cycle broken: ${c}`)),
   };
 }
