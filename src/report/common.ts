@@ -380,7 +380,17 @@ export function inlineParts(text: string): InlinePart[] {
  * What a findings table says about a finding: the objects it is about (`first` and how many
  * `others`, and both as `object`), and its first time.
  */
-export function findingGlance(f: Finding): { object: string; since: string; first: string; others: number } {
+/**
+ * `2021-08-03 09:14:55Z`, and when that is later than the collection time, says so: an archive
+ * put together from parts gathered at other times, or a clock that drifts, never reads as a
+ * start in the future.
+ */
+export function sinceText(ms: number, collectedAt: string | undefined): string {
+  const collected = parseTime(collectedAt);
+  return `${formatUtc(ms)}${collected !== undefined && ms > collected ? ` (after the collection time, ${formatUtc(collected)})` : ''}`;
+}
+
+export function findingGlance(f: Finding, collectedAt: string | undefined): { object: string; since: string; first: string; others: number } {
   const objects: string[] = [];
   for (const e of f.evidence) {
     if (e.object === undefined) continue;
@@ -392,7 +402,7 @@ export function findingGlance(f: Finding): { object: string; since: string; firs
   const object = first === undefined ? '' : objects.length > 1 ? `${first} and ${objects.length - 1} more` : first;
   return {
     object: sanitizeText(object),
-    since: times.length > 0 ? formatUtc(Math.min(...times)) : '',
+    since: times.length > 0 ? sinceText(Math.min(...times), collectedAt) : '',
     first: sanitizeText(first ?? ''),
     others: Math.max(objects.length - 1, 0),
   };

@@ -6,7 +6,7 @@
 import type { DiagnosisNode, ObjectRef } from '../engine/diagnosis.js';
 import { describeObject } from '../engine/diagnosis.js';
 import type { Report } from './model.js';
-import { formatUtc, sanitizeText, sortFindings, truncationSummary } from './common.js';
+import { sanitizeText, sinceText, sortFindings, truncationSummary } from './common.js';
 import { findingId, type Finding } from '../engine/findings.js';
 import { mdText } from './md.js';
 
@@ -66,16 +66,16 @@ export function objectsText(about: readonly ObjectRef[]): string {
   return sanitizeText(shown.join(', ') + (more > 0 ? ` and ${more} more` : ''));
 }
 
-/** One node as a sentence: `Title — objects, since 2021-04-29 23:34:37Z`. */
-export function nodeSentence(node: DiagnosisNode): string {
-  return sanitizeText(`${node.title}${nodeDetail(node)}`);
+/** One node as a sentence: `Title — objects, since 2021-04-29 23:34:37Z` (marked when after the collection time). */
+export function nodeSentence(node: DiagnosisNode, collectedAt: string | undefined): string {
+  return sanitizeText(`${node.title}${nodeDetail(node, collectedAt)}`);
 }
 
 /** What follows the title: ` — objects, since 2021-04-29 23:34:37Z` (empty when neither is known). */
-function nodeDetail(node: DiagnosisNode): string {
+function nodeDetail(node: DiagnosisNode, collectedAt: string | undefined): string {
   const objects = node.about.length > 0 ? ` — ${objectsText(node.about)}` : '';
   // To the second: a sentence, not a log line.
-  const since = node.since !== undefined ? `${objects === '' ? ' —' : ','} since ${formatUtc(Math.floor(node.since / 1000) * 1000)}` : '';
+  const since = node.since !== undefined ? `${objects === '' ? ' —' : ','} since ${sinceText(Math.floor(node.since / 1000) * 1000, collectedAt)}` : '';
   return sanitizeText(`${objects}${since}`);
 }
 
@@ -139,7 +139,7 @@ export function renderDiagnosisText(report: Report): string {
       for (const { depth, node } of flattenChain(root)) {
         const head = depth === 0 ? `${i + 1}. ` : `${'   '.repeat(depth)}→ `;
         const reason = node.reason !== undefined ? ` [${sanitizeText(node.reason)}]` : '';
-        lines.push(`${head}${node.severity.toUpperCase()} ${node.ruleId}: ${nodeSentence(node)}${reason}`);
+        lines.push(`${head}${node.severity.toUpperCase()} ${node.ruleId}: ${nodeSentence(node, report.collectedAt)}${reason}`);
       }
     });
   }
@@ -164,7 +164,7 @@ export function diagnosisMarkdown(report: Report): string[] {
     for (const { depth, node } of flattenChain(root)) {
       const marker = depth === 0 ? `${i + 1}. ` : `${'   '.repeat(depth)}- → `;
       const reason = node.reason !== undefined ? ` *(${mdText(node.reason)})*` : '';
-      out.push(`${marker}**${node.severity.toUpperCase()}** ${mdText(nodeSentence(node))} \`${node.ruleId}\`${reason}`);
+      out.push(`${marker}**${node.severity.toUpperCase()}** ${mdText(nodeSentence(node, report.collectedAt))} \`${node.ruleId}\`${reason}`);
     }
   });
   out.push('');
@@ -225,7 +225,7 @@ export function diagnosisView(report: Report): DiagnosisView {
     severity: node.severity,
     ruleId: sanitizeText(node.ruleId),
     title: sanitizeText(node.title),
-    detail: nodeDetail(node),
+    detail: nodeDetail(node, report.collectedAt),
     reason: node.reason !== undefined ? sanitizeText(node.reason) : null,
     children: node.explains.map(view),
     hasChildren: node.explains.length > 0,
