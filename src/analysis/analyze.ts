@@ -93,7 +93,7 @@ export async function analyzeInput(input: string, options: AnalyzeOptions): Prom
   } finally {
     await ownPool?.close();
   }
-  if (summary.entries === 0 && problems.truncatedAt !== undefined) {
+  if (summary.entries === 0 && problems.stopped !== undefined) {
     // Nothing was read: no report to make, an input error (exit 2) with the container's reason.
     throw new InputError(`${input}: ${problems.items[0]?.reason ?? 'unreadable'}`);
   }
@@ -106,7 +106,7 @@ export async function analyzeInput(input: string, options: AnalyzeOptions): Prom
   // Before the rules finish: the update's health insights are a fact they read.
   gathered.certificates = certificates?.result();
   gathered.summary = clusterSummary({ state: state.state(), cluster: gathered.cluster, history: gathered.history, collectedAt: gathered.collectedAt, alerts: gathered.alerts });
-  if (problems.truncatedAt !== undefined) engine?.truncated(problems.truncatedAt);
+  if (problems.stopped !== undefined) engine?.truncated(problems.stopped.at);
   const archiveMetrics = metrics?.metrics();
   const risks = options.riskData && archiveMetrics ? updateRisks(options.riskData, gathered, archiveMetrics) : undefined;
   const result = engine?.finish({ ...gathered, updateRisks: risks });

@@ -25,18 +25,28 @@ export interface InspectResult {
   bytesRead: number;
   problems: { severity: string; path: string; reason: string }[];
   truncatedAt?: string | undefined;
-  /** Known update risks of the edges out of the current version and of the history (with `--update-risks`). */
-  risks: {
-    dataDir?: string | undefined;
-    currentVersion?: string | undefined;
-    /** The last completed version, when currentVersion is the target of an update in progress. */
-    updatingFrom?: string | undefined;
-    applies: string[];
-    unknown: string[];
-    doesNotApply: number;
-    /** `name (from → to)` of risks that apply to updates the cluster took. */
-    taken: string[];
-  };
+  /**
+   * Known update risks of the edges out of the current version and of the history; without
+   * `--update-risks` data, `evaluated: false` and why (never the empty lists of an evaluation
+   * that found nothing).
+   */
+  risks: RisksSummary;
+}
+
+export type RisksSummary = { evaluated: false; reason: string } | EvaluatedRisks;
+
+/** Risks evaluated with the data given (`dataDir`). */
+export interface EvaluatedRisks {
+  evaluated: true;
+  dataDir?: string | undefined;
+  currentVersion?: string | undefined;
+  /** The last completed version, when currentVersion is the target of an update in progress. */
+  updatingFrom?: string | undefined;
+  applies: string[];
+  unknown: string[];
+  doesNotApply: number;
+  /** `name (from → to)` of risks that apply to updates the cluster took. */
+  taken: string[];
 }
 
 export function iso(ms: number | undefined): string | undefined {
@@ -79,20 +89,24 @@ export function inspectResult(analysis: Analysis): InspectResult {
     files: summary.files,
     bytesRead: summary.bytesRead,
     problems: analysis.problems.items.map((p) => ({ severity: p.severity, path: p.path, reason: p.reason })),
-    truncatedAt: analysis.problems.truncatedAt,
+    truncatedAt: analysis.problems.stopped?.at,
     risks: risksSummary(analysis),
   };
 }
 
-function risksSummary(analysis: Analysis): InspectResult['risks'] {
+/** Why risks were not evaluated, as `inspect` says it (text and JSON). */
+export const RISKS_NOT_EVALUATED = 'no update-risk data given (--update-risks DIR or MGSIFT_UPDATE_RISKS: a cincinnati-graph-data checkout)';
+
+function risksSummary(analysis: Analysis): RisksSummary {
   const risks = analysis.updateRisks;
-  if (!risks) return { applies: [], unknown: [], doesNotApply: 0, taken: [] };
+  if (!risks) return { evaluated: false, reason: RISKS_NOT_EVALUATED };
   const verdicts = new Map<string, string>();
   for (const target of risks.current?.targets ?? []) {
     for (const risk of target.risks) if (verdicts.get(risk.name) !== 'applies') verdicts.set(risk.name, risk.verdict);
   }
   const named = (verdict: string): string[] => [...verdicts].filter(([, v]) => v === verdict).map(([name]) => name).sort();
   return {
+    evaluated: true,
     dataDir: risks.dataDir,
     currentVersion: risks.current?.version,
     updatingFrom: risks.current?.updatingFrom,
@@ -144,7 +158,7 @@ export function formatInspect(result: InspectResult): string {
   if (result.truncatedAt) lines.push('', `Input broken: read up to ${result.truncatedAt}`);
   lines.push('');
   const r = result.risks;
-  if (r.dataDir === undefined) row('Risks', 'no update-risk data (--update-risks DIR or MGSIFT_UPDATE_RISKS: a cincinnati-graph-data checkout)');
+  if (!r.evaluated) row('Risks', `not evaluated: ${r.reason}`);
   else {
     const list = (names: string[]): string => (names.length > 0 ? `: ${names.join(', ')}` : '');
     row('Risks', `out of ${r.currentVersion ?? 'an unknown version'}${r.updatingFrom ? ` (the target of the update from ${r.updatingFrom})` : ''}: ${r.applies.length} apply${list(r.applies)}; ${r.unknown.length} could not be evaluated${list(r.unknown)}; ${r.doesNotApply} do not apply (${r.dataDir})`);

@@ -5,8 +5,9 @@ import { Command, Option } from 'commander';
 import { expandInputs } from '../analysis/inputs.js';
 import { SEVERITIES, type Severity } from '../engine/findings.js';
 import type { Report } from '../report/model.js';
-import { archiveRow, batchExit, buildIndex, failedRow, jsonLine, renderIndexHtml, renderIndexJson, renderIndexMarkdown, type BatchIndex, type IndexRow } from '../report/index.js';
+import { archiveRow, batchExit, buildIndex, failedRow, isCut, jsonLine, renderIndexHtml, renderIndexJson, renderIndexMarkdown, type BatchIndex, type IndexRow } from '../report/index.js';
 import { InputError } from '../sources/open.js';
+import { truncationText } from '../report/common.js';
 import { addLimitOptions, addThreadsOption } from './common.js';
 import { collectList, collectRepeated, limitsFrom, threadsFrom, UsageError, type LimitFlags } from './options.js';
 import { loadRulesOrFail, selectRules } from './rule-selection.js';
@@ -140,6 +141,8 @@ export function analyzeCommand(): Command {
             const partial = row.status === 'partial' ? ` (read in part: ${row.error ?? ''})` : row.status === 'nothing-checked' ? ' (nothing checked)' : '';
             say(`${input}: ${c.critical} critical, ${c.error} error, ${c.warning} warning, ${c.info} info; ${outcome.report.notChecked.length} not checked${outcome.report.checkedInPart.length > 0 ? `, ${outcome.report.checkedInPart.length} checked in part` : ''}${partial}${where}`);
             // The report is written (it says why), but a run that checked nothing is no green.
+            // A cut archive is no green either: its report is of the part read.
+            if (isCut(row)) process.stderr.write(`mgsift: error: ${input}: ${truncationText(row.truncated)}; the report covers the part read\n`);
             if (row.status === 'nothing-checked') process.stderr.write(`mgsift: error: ${input}: ${row.error ?? 'no rule could be checked'}\n`);
           }
           rows[index] = row;

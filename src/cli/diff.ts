@@ -62,7 +62,9 @@ export function diffCommand(): Command {
       const text = renderDiff(diff, format, toolInfo());
       if (toStdout) process.stdout.write(text);
       else await writeAtomically(flags.output, text);
-      process.exitCode = newAtOrAbove(diff, flags.failOn as Severity) ? 1 : 0;
+      // A cut or corrupt input is an input error, as in analyze: its report covers the part read.
+      const cut = reports.some((r) => r.input.truncated?.by === 'damage');
+      process.exitCode = cut ? 2 : newAtOrAbove(diff, flags.failOn as Severity) ? 1 : 0;
     } catch (err) {
       await undoOutput(created);
       throw err;

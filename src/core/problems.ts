@@ -12,12 +12,24 @@ export interface Problem {
   reason: string;
 }
 
+/** Where and why reading the input stopped before its end. */
+export interface InputStop {
+  /** A limit (--max-entries, --max-total-bytes, the bomb guard), or damage: the container is cut or corrupt. */
+  by: 'limit' | 'damage';
+  /** The last entry reached, `(start)` when none was. */
+  at: string;
+  /** What stopped it, one line (`xz: Unexpected end of input`). */
+  reason: string;
+  /** Entries the container gave before it stopped (directories included). */
+  entries: number;
+  /** Bytes of the container's stream read (a tar's, after decompression), when the container is a stream. */
+  streamBytes?: number | undefined;
+}
+
 export class Problems {
   readonly items: Problem[] = [];
-  /** Set when the input stopped early (truncated, corrupt): where it broke. */
-  truncatedAt: string | undefined;
-  /** What stopped the input early: a limit (--max-entries, --max-total-bytes, the bomb guard) or damage. */
-  truncatedBy: 'limit' | 'damage' | undefined;
+  /** Set when the input stopped early: a limit, or a truncated or corrupt container. */
+  stopped: InputStop | undefined;
   private readonly cap: number;
   /** Problems past the cap are counted, not kept, so a hostile archive cannot grow this list. */
   dropped = 0;

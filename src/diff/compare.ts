@@ -71,6 +71,10 @@ export function compareReports(before: Report, after: Report): ReportDiff {
   const warnings: string[] = [];
   if (sameCluster === false) warnings.push(`The two inputs are from different clusters (${old.clusterId} and ${now.clusterId}): the comparison still runs, but its changes are not one cluster's history.`);
   if (intervalMs !== undefined && intervalMs < 0) warnings.push(`NEW (${now.collectedAt}) was collected before OLD (${old.collectedAt}): the changes read backwards in time.`);
+  for (const [side, report] of [['OLD', before], ['NEW', after]] as const) {
+    const t = report.input.truncated;
+    if (t) warnings.push(`${side} stopped before its end (${t.reason}; ${t.entriesRead} entries read, up to ${t.lastEntry}): what it lacks may only be unread, not resolved or new.`);
+  }
   return {
     old,
     new: now,

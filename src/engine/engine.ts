@@ -5,6 +5,7 @@ import { groupOf, identityKey, type K8sObject } from '../parsers/k8s.js';
 import { parseLogLine } from '../parsers/logline.js';
 import type { Facts } from '../facts/collector.js';
 import { eventCount, eventTimes } from '../facts/events.js';
+import { duringInstall } from '../facts/history.js';
 import { factValue, factFile, describeMissingFact, MOMENT_FACTS, notGivenFor, type EngineFacts } from './facts-view.js';
 import { evaluateCondition, type SignalValues } from './condition.js';
 import { LogScanner, type CandidateLine } from './scan.js';
@@ -666,15 +667,11 @@ function ageHolds(evidenceAge: EvidenceAge | undefined, since: number | undefine
 
 /** Whether an event counts after the install completed at `installed` (epoch ms); true when either time is unknown. */
 function seenAfterInstall(event: unknown, installed: number | undefined): boolean {
-  if (installed === undefined || event === undefined) return true;
+  if (event === undefined) return true;
   const { first, last } = eventTimes(event as K8sObject);
-  if (first === undefined || first > installed) return true;
   // Begun while the cluster assembled itself, but still repeating well after: no install noise.
-  return last !== undefined && last - installed >= STILL_REPEATING_AFTER_INSTALL_MS;
+  return !duringInstall(first, last, installed);
 }
-
-/** How long after the install completed an event begun during it must still repeat to count (operators settle within minutes). */
-const STILL_REPEATING_AFTER_INSTALL_MS = 15 * 60_000;
 
 /**
  * Every match of the regex over the field's values; each named group's distinct values joined

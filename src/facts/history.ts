@@ -107,6 +107,18 @@ export function installEntry(entries: readonly UpdateHistoryEntry[]): UpdateHist
   return entries[0];
 }
 
+/** How long after the install completed something begun during it must still go on to count (operators settle within minutes). */
+export const STILL_GOING_AFTER_INSTALL_MS = 15 * 60_000;
+
+/**
+ * Whether something seen from `first` to `last` (epoch ms) is install noise: begun before the
+ * install completed at `installed`, and not still going well after it. False when a time is unknown.
+ */
+export function duringInstall(first: number | undefined, last: number | undefined, installed: number | undefined): boolean {
+  if (installed === undefined || first === undefined || first > installed) return false;
+  return last === undefined || last - installed < STILL_GOING_AFTER_INSTALL_MS;
+}
+
 /** The desired target: `status.desired` first, `spec.desiredUpdate` as fallback; `force` from spec. */
 export function desiredTarget(clusterVersion: unknown): DesiredTarget {
   const statusDesired = recordAt(recordAt(clusterVersion, 'status'), 'desired');

@@ -2,7 +2,7 @@ import type { Analysis } from '../analysis/analyze.js';
 import type { Problems } from '../core/problems.js';
 import { iso } from '../analysis/inspect.js';
 import { SEVERITIES, severityRank, type NotChecked, type Severity } from '../engine/findings.js';
-import { REPORT_SCHEMA_VERSION, type ClusterVerdicts, type ConditionRow, type NotRun, type Report, type RuleSelection, type Tool } from './model.js';
+import { REPORT_SCHEMA_VERSION, type InputTruncation, type ClusterVerdicts, type ConditionRow, type NotRun, type Report, type RuleSelection, type Tool } from './model.js';
 import { builtinRuleFiles } from '../engine/load.js';
 import type { Facts } from '../facts/collector.js';
 import type { ConditionInfo } from '../facts/cluster.js';
@@ -11,6 +11,7 @@ import { reportDigest } from './digest.js';
 import { reportUpdateRisks } from './update-risks.js';
 import { reportSummary } from './summary.js';
 import { BUILD, packageText } from '../core/assets.js';
+import { truncationText } from './common.js';
 
 /** mgsift's own version (package.json), written into every report. */
 export const VERSION = (JSON.parse(packageText('package.json')) as { version: string }).version;
@@ -40,12 +41,8 @@ export function buildReport(analysis: Analysis, now: Date = new Date()): Report 
       `The cluster version is unknown (this input holds no ClusterVersion), so rules meant for certain versions were run anyway: ${assumed.join(', ')} assume${assumed.length === 1 ? 's' : ''} the cluster is in the range ${assumed.length === 1 ? 'its finding names' : 'each finding names'}.`,
     );
   }
-  if (problems.truncatedAt && problems.truncatedBy === 'limit') {
-    const why = problems.items.find((p) => p.severity === 'error')?.reason ?? 'a limit';
-    banners.push(`Reading stopped at a limit (${why}): it was read up to ${problems.truncatedAt}; anything after it is missing from this report.`);
-  } else if (problems.truncatedAt) {
-    banners.push(`The input is truncated or corrupt: it was read up to ${problems.truncatedAt}; anything after it is missing from this report.`);
-  }
+  const truncated = inputTruncation(problems);
+  if (truncated) banners.push(`${truncationText(truncated)}; anything after it is missing from this report.`);
   const notChecked = (result?.notChecked ?? []).filter((n) => n.notGiven === undefined);
   if (notChecked.length > 0) banners.push(`${notChecked.length} rule(s) could not be checked on this input; see "Rules not checked".`);
   const inPart = result?.checkedInPart ?? [];
@@ -58,7 +55,7 @@ export function buildReport(analysis: Analysis, now: Date = new Date()): Report 
     schemaVersion: REPORT_SCHEMA_VERSION,
     tool: toolInfo(),
     generatedAt: now.toISOString(),
-    input: { path: analysis.input, container: analysis.container, layout: analysis.summary.layout },
+    input: { path: analysis.input, container: analysis.container, layout: analysis.summary.layout, truncated },
     cluster: {
       id: facts.cluster?.clusterID,
       version: facts.cluster?.currentVersion,
@@ -84,6 +81,11 @@ export function buildReport(analysis: Analysis, now: Date = new Date()): Report 
     limits: analysis.limits,
     stats: { entries: analysis.summary.entries, bytesRead: analysis.summary.bytesRead, durationMs: analysis.durationMs },
   };
+}
+
+function inputTruncation(problems: Problems): InputTruncation | undefined {
+  const stop = problems.stopped;
+  return stop && { by: stop.by, reason: stop.reason, lastEntry: stop.at, entriesRead: stop.entries, streamBytesRead: stop.streamBytes };
 }
 
 /** Rules not checked only for want of command-line data, grouped by that data and said once. */

@@ -10,7 +10,7 @@ import { SEVERITIES, severityRank } from '../engine/findings.js';
 import type { Evidence, Finding, NotApplicable, NotChecked, Passed, Severity } from '../engine/findings.js';
 import type { Problem } from '../core/problems.js';
 import type { Limits } from '../core/limits.js';
-import type { Report, TimelineItem, Tool } from './model.js';
+import type { InputTruncation, Report, TimelineItem, Tool } from './model.js';
 import { classifyPath } from '../layout/classify.js';
 import { binaryUnits } from '../core/bytes.js';
 
@@ -194,6 +194,23 @@ export function formatBytes(bytes: number): string {
   return `${text} ${unit}`;
 }
 
+/** The whole of it in one line, as the banner says it (without its closing clause). */
+export function truncationText(t: InputTruncation): string {
+  const opening = t.by === 'damage' ? 'The input is truncated or corrupt' : 'Reading stopped at a limit';
+  const stream = t.streamBytesRead !== undefined ? ` and ${formatByteCount(t.streamBytesRead)} of its uncompressed stream` : '';
+  return `${opening} (${t.reason}): ${entriesText(t.entriesRead)}${stream} ${t.entriesRead === 1 && stream === '' ? 'was' : 'were'} read, up to ${t.lastEntry}`;
+}
+
+/** The same, short, for the verdict: `input truncated or corrupt: xz: …, after 27 entries and 103 KiB of its uncompressed stream`. */
+export function truncationSummary(t: InputTruncation): string {
+  const stream = t.streamBytesRead !== undefined ? ` and ${formatBytes(t.streamBytesRead)} of its uncompressed stream` : '';
+  return `${t.by === 'damage' ? 'input truncated or corrupt' : 'reading stopped at a limit'}: ${t.reason}, after ${entriesText(t.entriesRead)}${stream}`;
+}
+
+function entriesText(n: number): string {
+  return `${n} entr${n === 1 ? 'y' : 'ies'}`;
+}
+
 /** `1 GiB (1073741824 bytes)`: readable, and exact. */
 export function formatByteCount(n: number): string {
   return `${formatBytes(n)} (${n} bytes)`;
@@ -375,7 +392,17 @@ export const RESOLVED_MARK = 'Resolved before the collection';
  * What a findings table says about a finding: the objects it is about (`first` and how many
  * `others`, and both as `object`), and its first time.
  */
-export function findingGlance(f: Finding): { object: string; since: string; first: string; others: number } {
+/**
+ * `2021-08-03 09:14:55Z`, and when that is later than the collection time, says so: an archive
+ * put together from parts gathered at other times, or a clock that drifts, never reads as a
+ * start in the future.
+ */
+export function sinceText(ms: number, collectedAt: string | undefined): string {
+  const collected = parseTime(collectedAt);
+  return `${formatUtc(ms)}${collected !== undefined && ms > collected ? ` (after the collection time, ${formatUtc(collected)})` : ''}`;
+}
+
+export function findingGlance(f: Finding, collectedAt: string | undefined): { object: string; since: string; first: string; others: number } {
   const objects: string[] = [];
   for (const e of f.evidence) {
     if (e.object === undefined) continue;
@@ -387,7 +414,7 @@ export function findingGlance(f: Finding): { object: string; since: string; firs
   const object = first === undefined ? '' : objects.length > 1 ? `${first} and ${objects.length - 1} more` : first;
   return {
     object: sanitizeText(object),
-    since: times.length > 0 ? formatUtc(Math.min(...times)) : '',
+    since: times.length > 0 ? sinceText(Math.min(...times), collectedAt) : '',
     first: sanitizeText(first ?? ''),
     others: Math.max(objects.length - 1, 0),
   };

@@ -6,7 +6,7 @@
 import type { DiagnosisNode, ObjectRef } from '../engine/diagnosis.js';
 import { describeObject } from '../engine/diagnosis.js';
 import type { Report } from './model.js';
-import { findingTitle, formatUtc, sanitizeText, sortFindings } from './common.js';
+import { findingTitle, sanitizeText, sinceText, sortFindings, truncationSummary } from './common.js';
 import { findingId, type Finding } from '../engine/findings.js';
 import { mdText } from './md.js';
 
@@ -51,8 +51,22 @@ export function noProblemSentence(report: Report): string {
   }
   const info = report.counts.info ?? 0;
   const context = info > 0 ? ` (${info} informational finding${info === 1 ? '' : 's'} below, none of them a problem)` : '';
-  return `No problem found: no rule found anything at warning or above${context}.`;
+  const truncated = report.input.truncated;
+  // What was never read cannot be vouched for: the sentence is about the part read.
+  const where = truncated ? ` in the part that could be read (${truncationSummary(truncated)}; the rest was not checked)` : '';
+  return `No problem found${where}: no rule found anything at warning or above${context}.`;
 }
+
+/**
+ * The line above the roots: how many, and for an input that stopped early, that they are those
+ * of the part read.
+ */
+function rootsSentence(report: Report, rest: string): string {
+  const n = report.diagnosis.roots.length;
+  const part = report.input.truncated ? ' in the part that could be read' : '';
+  return `${n} root cause${n === 1 ? '' : 's'}${part}, ${rest}`;
+}
+
 
 /** `MachineConfigPool master, MachineConfigPool worker` (at most four, then how many more). */
 export function objectsText(about: readonly ObjectRef[]): string {
@@ -61,16 +75,16 @@ export function objectsText(about: readonly ObjectRef[]): string {
   return sanitizeText(shown.join(', ') + (more > 0 ? ` and ${more} more` : ''));
 }
 
-/** One node as a sentence: `Title — objects, since 2021-04-29 23:34:37Z`. */
-export function nodeSentence(node: DiagnosisNode): string {
-  return sanitizeText(`${node.title}${nodeDetail(node)}`);
+/** One node as a sentence: `Title — objects, since 2021-04-29 23:34:37Z` (marked when after the collection time). */
+export function nodeSentence(node: DiagnosisNode, collectedAt: string | undefined): string {
+  return sanitizeText(`${node.title}${nodeDetail(node, collectedAt)}`);
 }
 
 /** What follows the title: ` — objects, since 2021-04-29 23:34:37Z` (empty when neither is known). */
-function nodeDetail(node: DiagnosisNode): string {
+function nodeDetail(node: DiagnosisNode, collectedAt: string | undefined): string {
   const objects = node.about.length > 0 ? ` — ${objectsText(node.about)}` : '';
   // To the second: a sentence, not a log line.
-  const since = node.since !== undefined ? `${objects === '' ? ' —' : ','} since ${formatUtc(Math.floor(node.since / 1000) * 1000)}` : '';
+  const since = node.since !== undefined ? `${objects === '' ? ' —' : ','} since ${sinceText(Math.floor(node.since / 1000) * 1000, collectedAt)}` : '';
   return sanitizeText(`${objects}${since}`);
 }
 
@@ -129,12 +143,12 @@ export function renderDiagnosisText(report: Report): string {
   if (roots.length === 0) {
     lines.push(noProblemSentence(report));
   } else {
-    lines.push(`${roots.length} root cause${roots.length === 1 ? '' : 's'}, most severe first:`);
+    lines.push(rootsSentence(report, 'most severe first:'));
     roots.forEach((root, i) => {
       for (const { depth, node } of flattenChain(root)) {
         const head = depth === 0 ? `${i + 1}. ` : `${'   '.repeat(depth)}→ `;
         const reason = node.reason !== undefined ? ` [${sanitizeText(node.reason)}]` : '';
-        lines.push(`${head}${node.severity.toUpperCase()} ${node.ruleId}: ${nodeSentence(node)}${reason}`);
+        lines.push(`${head}${node.severity.toUpperCase()} ${node.ruleId}: ${nodeSentence(node, report.collectedAt)}${reason}`);
       }
     });
   }
@@ -158,12 +172,12 @@ export function diagnosisMarkdown(report: Report): string[] {
   const out: string[] = ['## Diagnosis', ''];
   const roots = report.diagnosis.roots;
   if (roots.length === 0) return [...out, mdText(noProblemSentence(report)), ''];
-  out.push(`${roots.length} root cause${roots.length === 1 ? '' : 's'}, most severe first; each explains the findings nested under it (details under Findings).`, '');
+  out.push(rootsSentence(report, 'most severe first; each explains the findings nested under it (details under Findings).'), '');
   roots.forEach((root, i) => {
     for (const { depth, node } of flattenChain(root)) {
       const marker = depth === 0 ? `${i + 1}. ` : `${'   '.repeat(depth)}- → `;
       const reason = node.reason !== undefined ? ` *(${mdText(node.reason)})*` : '';
-      out.push(`${marker}**${node.severity.toUpperCase()}** ${mdText(nodeSentence(node))} \`${node.ruleId}\`${reason}`);
+      out.push(`${marker}**${node.severity.toUpperCase()}** ${mdText(nodeSentence(node, report.collectedAt))} \`${node.ruleId}\`${reason}`);
     }
   });
   out.push('');
@@ -191,7 +205,7 @@ export function diagnosisMarkdownShort(report: Report, oneLine = false): string[
     const tail = explains(root) !== '' ? `; ${explains(root)}` : '';
     return `${i + 1}. **${root.severity.toUpperCase()}** \`${root.ruleId}\`${object}${tail}`;
   });
-  return ['## Diagnosis', '', `${roots.length} root cause${roots.length === 1 ? '' : 's'}, most severe first (the chains under them are left out for size):`, '', ...lines, ''];
+  return ['## Diagnosis', '', rootsSentence(report, 'most severe first (the chains under them are left out for size):'), '', ...lines, ''];
 }
 
 export interface DiagnosisNodeView {
@@ -224,7 +238,7 @@ export function diagnosisView(report: Report): DiagnosisView {
     severity: node.severity,
     ruleId: sanitizeText(node.ruleId),
     title: sanitizeText(node.title),
-    detail: nodeDetail(node),
+    detail: nodeDetail(node, report.collectedAt),
     reason: node.reason !== undefined ? sanitizeText(node.reason) : null,
     children: node.explains.map(view),
     hasChildren: node.explains.length > 0,
@@ -239,7 +253,7 @@ export function diagnosisView(report: Report): DiagnosisView {
     summary:
       roots.length === 0
         ? noProblemSentence(report)
-        : `${roots.length} root cause${roots.length === 1 ? '' : 's'}, most severe first; each explains the findings nested under it.`,
+        : rootsSentence(report, 'most severe first; each explains the findings nested under it.'),
     cycles: report.diagnosis.cyclesBroken.map((c) => sanitizeText(`Cycle broken: ${c}`)),
   };
 }

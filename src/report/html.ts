@@ -207,7 +207,7 @@ export function htmlView(report: Report, options: HtmlOptions = {}): HtmlView {
   // Root causes open; what they explain folds (the diagnosis shows it under its cause), as info does.
   const roots = new Set(report.diagnosis.roots.map((r) => r.ruleId));
   const findings = sorted.map((f) => findingView(f, shown, f.severity !== 'info' && roots.has(findingId(f))));
-  const findingRows = sorted.map((f): FindingRowView => ({ anchor: findingAnchor(findingId(f)), severity: f.severity, title: s(findingTitle(f)), ...findingGlance(f) }));
+  const findingRows = sorted.map((f): FindingRowView => ({ anchor: findingAnchor(findingId(f)), severity: f.severity, title: s(findingTitle(f)), ...findingGlance(f, report.collectedAt) }));
   const counts = countsDesc(report);
   const collected = report.collectedAt !== undefined && report.collectedAt !== '';
   return {

@@ -10,17 +10,17 @@
  * files this run wrote, whose names are made of `[A-Za-z0-9._-]`.
  */
 import { severityRank, type Severity } from '../engine/findings.js';
-import type { Report } from './model.js';
+import type { InputTruncation, Report } from './model.js';
 import { toolInfo } from './build.js';
 import type { Tool } from './model.js';
-import { compareStrings, displayTime, sanitizeText, SEVERITIES_DESC, sortFindings, toolLine } from './common.js';
+import { compareStrings, displayTime, sanitizeText, SEVERITIES_DESC, sortFindings, toolLine, truncationText } from './common.js';
 import { HTML_CSP, loadTemplate } from './html.js';
-import { put, type JsonObject } from './json.js';
+import { put, truncationJson, type JsonObject } from './json.js';
 import { known, mdCell, mdText, table } from './md.js';
 import { nothingChecked, symptomsOf } from './diagnosis.js';
 
 /** Version of the index's shape (`schema/index.schema.json`). */
-export const INDEX_SCHEMA_VERSION = '1.2';
+export const INDEX_SCHEMA_VERSION = '1.3';
 
 /**
  * `ok`: read whole; `partial`: a report, but part of the input could not be read; `nothing-checked`:
@@ -41,8 +41,10 @@ export interface IndexRow {
   /** The path as given (or as found in an expanded folder). */
   input: string;
   status: ArchiveStatus;
-  /** One line: why there is no report (`failed`), or the first part that could not be read (`partial`). */
+  /** One line: why there is no report (`failed`), where the input stopped or else the first part that could not be read (`partial`). */
   error?: string | undefined;
+  /** Set when the input stopped before its end (the report's `input.truncated`). */
+  truncated?: InputTruncation | undefined;
   /** Report files written for this archive, relative to the output folder. */
   reports: string[];
   container?: string | undefined;
@@ -91,10 +93,12 @@ export function archiveRow(input: string, report: Report, reports: readonly stri
   const broken = report.problems.find((p) => p.severity === 'error');
   // No finding and no rule checked: a green row would claim what was never looked at.
   const nothing = nothingChecked(report);
+  const truncated = report.input.truncated;
   return {
     input,
     status: nothing !== undefined ? 'nothing-checked' : broken === undefined ? 'ok' : 'partial',
-    error: nothing ?? (broken === undefined ? undefined : broken.path === '' ? broken.reason : `${broken.path}: ${broken.reason}`),
+    error: nothing ?? (truncated ? truncationText(truncated) : broken === undefined ? undefined : broken.path === '' ? broken.reason : `${broken.path}: ${broken.reason}`),
+    truncated,
     reports: [...reports],
     container: report.input.container,
     layout: report.input.layout,
@@ -124,11 +128,17 @@ export interface BatchExit {
   reason: string;
 }
 
+/** Whether an archive is cut or corrupt (read only up to where it broke): no green in CI. */
+export function isCut(row: IndexRow): row is IndexRow & { truncated: InputTruncation } {
+  return row.truncated?.by === 'damage';
+}
+
 /**
  * What a batch exits with: 2 when an input could not be read at all (a `failed` row: in CI a
- * missing or broken archive is no green) or when no archive had a rule checked; else 1 when an
- * archive holds a finding at or above `failOn`; else 0. An archive with nothing checked while
- * others were analysed leaves the code to them (its row and stderr line say so).
+ * missing or broken archive is no green), when an archive is cut or corrupt (its report covers
+ * the part read), or when no archive had a rule checked; else 1 when an archive holds a finding
+ * at or above `failOn`; else 0. An archive with nothing checked while others were analysed
+ * leaves the code to them (its row and stderr line say so).
  */
 export function batchExit(rows: readonly IndexRow[], failOn: Severity): BatchExit {
   const failed = rows.filter((row) => row.status === 'failed').length;
@@ -136,6 +146,11 @@ export function batchExit(rows: readonly IndexRow[], failOn: Severity): BatchExi
   if (failed > 0) {
     const others = failed < rows.length ? "; the others' reports are written" : '';
     return { code: 2, reason: `${failed} of ${inputs(rows.length)} could not be read at all (failed)${others}` };
+  }
+  const cut = rows.filter(isCut).length;
+  if (cut > 0) {
+    const which = rows.length === 1 ? 'the input is' : `${cut} of ${inputs(rows.length)} ${cut === 1 ? 'is' : 'are'}`;
+    return { code: 2, reason: `${which} cut or corrupt: read only up to where ${cut === 1 ? 'it' : 'each'} broke (the report${rows.length === 1 ? ' covers' : 's cover'} the part read)` };
   }
   if (rows.every((row) => row.status === 'nothing-checked')) return { code: 2, reason: 'no rule could be checked on any archive' };
   const failing = rows.filter((row) => isFailing(row, failOn)).length;
@@ -194,6 +209,7 @@ function highestPerRule(row: IndexRow): Map<string, IndexFinding> {
 function rowJson(row: IndexRow): JsonObject {
   const out: JsonObject = { input: row.input, status: row.status };
   put(out, 'error', row.error);
+  if (row.truncated) out.truncated = truncationJson(row.truncated);
   out.reports = [...row.reports];
   put(out, 'container', row.container);
   put(out, 'layout', row.layout);

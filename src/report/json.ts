@@ -15,7 +15,7 @@ import type { Evidence, Finding, NotChecked, Passed } from '../engine/findings.j
 import type { Diagnosis, DiagnosisNode, ObjectRef } from '../engine/diagnosis.js';
 import type { Limits } from '../core/limits.js';
 import type { Problem } from '../core/problems.js';
-import type { ClusterIdentity, HistoryRow, Report, TimelineItem } from './model.js';
+import type { ClusterIdentity, HistoryRow, InputTruncation, Report, TimelineItem } from './model.js';
 import { compareStrings, SEVERITIES_DESC, sortByRuleId, sortFindings, sortProblems, sortTimeline } from './common.js';
 import { digestJson } from './digest.js';
 import { reportUpdateRisks, updateRisksJson } from './update-risks.js';
@@ -37,6 +37,7 @@ export function toJsonReport(report: Report): JsonObject {
   out.tool = { name: report.tool.name, version: report.tool.version, build: report.tool.build, builtinRules: report.tool.builtinRules };
   out.generatedAt = report.generatedAt;
   out.input = { path: report.input.path, container: report.input.container, layout: report.input.layout };
+  if (report.input.truncated) out.input.truncated = truncationJson(report.input.truncated);
   out.cluster = cluster(report.cluster);
   put(out, 'collectedAt', report.collectedAt);
   const counts: JsonObject = {};
@@ -67,6 +68,13 @@ export function toJsonReport(report: Report): JsonObject {
     durationMs: num(report.stats.durationMs),
   };
   out.updateRisks = updateRisksJson(report.updateRisks ?? reportUpdateRisks(undefined));
+  return out;
+}
+
+/** How far an input that stopped early was read (the report's `input.truncated`, an index row's `truncated`). */
+export function truncationJson(t: InputTruncation): JsonObject {
+  const out: JsonObject = { by: t.by, reason: t.reason, lastEntry: t.lastEntry, entriesRead: num(t.entriesRead) };
+  put(out, 'streamBytesRead', t.streamBytesRead);
   return out;
 }
 

@@ -9,7 +9,8 @@
  * - a rule whose findings are all below `failOn`: passes, the findings in `<system-out>`;
  * - a rule not checked: `<skipped message="reason"/>`; a rule checked in part (it found nothing
  *   in the part of its scope the input holds): `<skipped message="checked in part: reason"/>`;
- * - a rule that passed: an empty testcase.
+ * - a rule that passed: an empty testcase;
+ * - a cut or corrupt archive: a testcase `mgsift.input` failing with how far it was read.
  * `classname` is `mgsift.<component>` (`mgsift.rules` when a rule names none). Banners, problems and the
  * Known update risks summary go to the suite's `<system-out>`.
  *
@@ -22,7 +23,7 @@ import { findingId, severityRank } from '../engine/findings.js';
 import { channelText, fromClusterVersion } from '../facts/cluster.js';
 import type { Finding, Severity } from '../engine/findings.js';
 import type { Report } from './model.js';
-import { compareStrings, displayTime, formatUtc, sanitizeText, sortFindings, sortProblems } from './common.js';
+import { compareStrings, displayTime, formatUtc, sanitizeText, sortFindings, sortProblems, truncationText } from './common.js';
 import { reportUpdateRisks, updateRisksSummary } from './update-risks.js';
 import { nodeSentence, symptomsOf } from './diagnosis.js';
 import type { DiagnosisNode } from '../engine/diagnosis.js';
@@ -116,8 +117,10 @@ export function renderJunit(report: Report, failOn: Severity): string {
     });
   }
   const ordered = [...cases.values()].sort((a, b) => compareStrings(a.ruleId, b.ruleId));
-  const tests = ordered.length;
-  const failures = ordered.filter((c) => c.kind === 'failure').length;
+  // A cut or corrupt archive fails a testcase of its own: the rules' passes hold for the part read only.
+  const truncation = report.input.truncated?.by === 'damage' ? report.input.truncated : undefined;
+  const tests = ordered.length + (truncation ? 1 : 0);
+  const failures = ordered.filter((c) => c.kind === 'failure').length + (truncation ? 1 : 0);
   const skipped = ordered.filter((c) => c.kind === 'skipped').length;
   const time = (Math.max(0, Number.isFinite(report.stats.durationMs) ? report.stats.durationMs : 0) / 1000).toFixed(3);
 
@@ -150,6 +153,14 @@ export function renderJunit(report: Report, failOn: Severity): string {
     if (value !== undefined && value !== '') out.push(`      <property name="${attr(name)}" value="${attr(value)}"/>`);
   }
   out.push('    </properties>');
+  if (truncation) {
+    const message = `${truncationText(truncation)}; anything after it was not checked`;
+    out.push(
+      `    <testcase classname="mgsift.input" name="input: the archive was read to its end" time="0">`,
+      `      <failure message="${attr(cut(message, MESSAGE_ATTR_MAX))}" type="truncated">${text(message)}</failure>`,
+      '    </testcase>',
+    );
+  }
 
   for (const c of ordered) {
     const open = `    <testcase classname="${attr(c.classname)}" name="${attr(c.name)}" time="0"`;
@@ -162,7 +173,7 @@ export function renderJunit(report: Report, failOn: Severity): string {
       const first = failing[0] ?? c.findings[0];
       const message = first !== undefined ? cut(`[${first.severity}] ${firstLine(first.message)}`, MESSAGE_ATTR_MAX) : '';
       const severity = first?.severity ?? failOn;
-      const body = [...c.findings.map(describe), ...(c.root ? [symptomsText(c.root)] : [])].filter((x) => x !== '');
+      const body = [...c.findings.map(describe), ...(c.root ? [symptomsText(c.root, report.collectedAt)] : [])].filter((x) => x !== '');
       out.push(
         `${open}>`,
         `      <failure message="${attr(message)}" type="${attr(severity)}">${text(body.join('\n\n'))}</failure>`,
@@ -205,11 +216,11 @@ function describe(f: Finding): string {
 }
 
 /** The findings a root cause explains, one line each, indented by depth. */
-function symptomsText(root: DiagnosisNode): string {
+function symptomsText(root: DiagnosisNode, collectedAt: string | undefined): string {
   const lines: string[] = [];
   const walk = (node: DiagnosisNode, depth: number): void => {
     for (const child of node.explains) {
-      lines.push(`${'  '.repeat(depth)}→ [${child.severity}] ${child.ruleId}: ${nodeSentence(child)}${child.reason !== undefined ? ` (${child.reason})` : ''}`);
+      lines.push(`${'  '.repeat(depth)}→ [${child.severity}] ${child.ruleId}: ${nodeSentence(child, collectedAt)}${child.reason !== undefined ? ` (${child.reason})` : ''}`);
       walk(child, depth + 1);
     }
   };

@@ -161,7 +161,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
       '',
     ]);
   } else {
-    parts.push(...findingsTable(findings));
+    parts.push(...findingsTable(findings, report.collectedAt));
     notes['findings-table'] = (n) => (n > 0 ? `*${n} more finding${n === 1 ? '' : 's'}; see the HTML or JSON report.*` : '');
   }
   findings.forEach((f, i) => parts.push(...finding(f, i, shown, notes)));
@@ -294,7 +294,7 @@ const SHORT_OBJECT = 40;
  * The table of findings at the top: severity, title, what it is about, since when; in shorter
  * forms when room is short (title without its link; rule and first object; rule alone).
  */
-function findingsTable(findings: readonly Finding[]): MdPart[] {
+function findingsTable(findings: readonly Finding[], collectedAt: string | undefined): MdPart[] {
   const headAt = (columns: string[]): string => `${table(columns, []).trimEnd()}\n`;
   const full = ['Severity', 'Finding', 'Object', 'Since (UTC)'];
   const head: MdPart = {
@@ -304,7 +304,7 @@ function findingsTable(findings: readonly Finding[]): MdPart[] {
   };
   const slugs = findingSlugs(findings);
   const rows = findings.map((f, i): MdPart => {
-    const glance = findingGlance(f);
+    const glance = findingGlance(f, collectedAt);
     const rule = findingId(f);
     const first = glance.first.length > SHORT_OBJECT ? `${glance.first.slice(0, SHORT_OBJECT - 1)}…` : glance.first;
     const object = `${first}${glance.others > 0 ? ` +${glance.others}` : ''}`;
@@ -346,6 +346,7 @@ export function renderTimelineMarkdown(doc: TimelineDoc): string {
   if (doc.filters.length > 0) out.push(`Filters: ${mdText(doc.filters.join(', '))}`, '');
   if (doc.items.length === 0) out.push('No item.', '');
   else out.push(table(TIMELINE_HEAD, doc.items.map(timelineCells)));
+  for (const note of doc.notes) out.push(mdText(note), '');
   for (const o of doc.omitted) out.push(`- ${mdText(omissionNote(o))}`);
   return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
 }

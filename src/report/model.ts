@@ -346,12 +346,27 @@ export interface RuleSelection {
   leftOut: string[];
 }
 
+/** How far an input that stopped before its end was read, and why it stopped. */
+export interface InputTruncation {
+  /** `damage`: the container is cut or corrupt (the run exits 2); `limit`: a limit stopped the reading. */
+  by: 'damage' | 'limit';
+  /** The error or the limit, one line. */
+  reason: string;
+  /** The last entry reached (`(start)` when none was). */
+  lastEntry: string;
+  /** Entries of the container read before it stopped (directories included). */
+  entriesRead: number;
+  /** Bytes of the container's stream read (a tar's, after decompression), when it is a stream. */
+  streamBytesRead?: number | undefined;
+}
+
 export interface Report {
   schemaVersion: string;
   tool: Tool;
   /** When the report was made (the only field that differs between two runs on one input). */
   generatedAt: string;
-  input: { path: string; container: string; layout: string };
+  /** `truncated` only when the input stopped before its end. */
+  input: { path: string; container: string; layout: string; truncated?: InputTruncation | undefined };
   cluster: ClusterIdentity;
   /** ISO 8601: the archive's collection time, when known. */
   collectedAt?: string | undefined;

@@ -12,7 +12,11 @@ import type { Analysis } from '../analysis/analyze.js';
 import { iso } from '../analysis/inspect.js';
 import type { ConditionTransition, EventGroup } from '../facts/timeline-sources.js';
 import { conditionGoneBad } from '../facts/cluster.js';
-import { parseTime, sortTimeline, verifiedLabel } from './common.js';
+import { duringInstall, STILL_GOING_AFTER_INSTALL_MS } from '../facts/history.js';
+import type { Alert } from '../facts/alerts.js';
+import type { Rule } from '../engine/rule.js';
+import { problemItems } from '../engine/fact-verdict.js';
+import { formatUtc, parseTime, sortTimeline, verifiedLabel } from './common.js';
 import type { HistoryRow, TimelineItem, TimelineOmission } from './model.js';
 
 
@@ -28,6 +32,14 @@ export interface TimelineScope {
    * findings at warning and above; not the healthy transitions that fill most lanes.
    */
   problems?: boolean | undefined;
+  /**
+   * With `problems`: the rule pack, whose verdict decides which alerts are problems (its own
+   * exclusions apply: a heartbeat or informational alert is none); without it, every firing
+   * warning or critical alert is one.
+   */
+  rules?: readonly Rule[] | undefined;
+  /** With `problems`: keep what began during the install and settled soon after (left out and counted otherwise). */
+  includeInstall?: boolean | undefined;
 }
 
 /** The report's timeline: Warning event groups only, at most 200 of them. */
@@ -66,14 +78,16 @@ export function collectTimeline(analysis: Analysis, scope: TimelineScope): Timel
   const omitted: TimelineOmission[] = [];
   const problems = scope.problems === true;
   const rows = historyRows(analysis);
-  items.push(...(problems ? rows.filter((r) => r.state !== 'Completed' || r.rollback !== undefined) : rows).flatMap(historyItem));
+  // Problems keep the install, which marks its window, beside updates not completed and rollbacks.
+  items.push(...(problems ? rows.filter((r) => r.install || r.state !== 'Completed' || r.rollback !== undefined) : rows).flatMap(historyItem));
   items.push(...cvoItems(analysis, problems));
   const bad = (kind: 'ClusterOperator' | 'Node') => (t: ConditionTransition) => !problems || conditionGoneBad(kind, t.type, t.status);
   items.push(...analysis.timeline.operators.filter(bad('ClusterOperator')).map((t) => conditionItem('operator', t)));
   items.push(...analysis.timeline.nodes.filter(bad('Node')).map((t) => conditionItem('node', t)));
   items.push(...eventItems(analysis.timeline.events, scope, omitted));
-  items.push(...alertItems(analysis, problems));
+  items.push(...alertItems(analysis, problems, scope.rules));
   items.push(...findingItems(analysis, problems));
+  const shown = problems && scope.includeInstall !== true ? withoutInstallNoise(items, analysis, omitted) : items;
 
   const { dropped } = analysis.timeline;
   if (dropped.operators > 0) omitted.push({ lane: 'operator', count: dropped.operators, reason: 'ClusterOperators past the reader’s memory cap' });
@@ -82,7 +96,7 @@ export function collectTimeline(analysis: Analysis, scope: TimelineScope): Timel
 
   const anchor = analysis.facts.collectedAt;
   if (anchor !== undefined) {
-    for (const item of items) {
+    for (const item of shown) {
       const start = parseTime(item.start);
       if (start === undefined) continue;
       item.relative = relativeTime(start, anchor);
@@ -90,7 +104,27 @@ export function collectTimeline(analysis: Analysis, scope: TimelineScope): Timel
       if (start > anchor) item.afterCollection = true;
     }
   }
-  return { items: sortTimeline(items), omitted };
+  return { items: sortTimeline(shown), omitted };
+}
+
+/**
+ * The items but those that began during the install and settled soon after (see
+ * {@link duringInstall}); the history lane, which marks the install, is kept. What is left out is
+ * counted per lane.
+ */
+function withoutInstallNoise(items: readonly TimelineItem[], analysis: Analysis, omitted: TimelineOmission[]): TimelineItem[] {
+  const installed = analysis.facts.history?.install?.completionTime;
+  if (installed === undefined) return [...items];
+  const folded = new Map<string, number>();
+  const kept = items.filter((item) => {
+    if (!isInstallNoise(item, installed)) return true;
+    folded.set(item.lane, (folded.get(item.lane) ?? 0) + 1);
+    return false;
+  });
+  for (const [lane, count] of folded) {
+    omitted.push({ lane, count, reason: `begun during the install (completed ${formatUtc(installed)}) and settled within ${STILL_GOING_AFTER_INSTALL_MS / 60_000} minutes after it; --include-install shows them` });
+  }
+  return kept;
 }
 
 function historyItem(row: HistoryRow): TimelineItem[] {
@@ -174,13 +208,25 @@ function eventItem(g: EventGroup): TimelineItem {
   };
 }
 
+/**
+ * Whether an item began during the install completed at `installed` and settled soon after;
+ * never a history row (the install's own) nor one still open at the collection time.
+ */
+export function isInstallNoise(item: TimelineItem, installed: number | undefined): boolean {
+  return item.lane !== 'history' && item.open !== true && duringInstall(parseTime(item.start), parseTime(item.end ?? item.start), installed);
+}
+
 /** Firing and pending alerts, each from its activeAt to the collection time (still active then). */
-function alertItems(analysis: Analysis, problems: boolean): TimelineItem[] {
+function alertItems(analysis: Analysis, problems: boolean, rules: readonly Rule[] | undefined): TimelineItem[] {
   const end = iso(analysis.facts.collectedAt);
+  const packVerdict = rules && problemItems(rules, 'alerts');
+  const bindings = { facts: analysis.facts, cluster: analysis.facts.cluster ?? {} };
+  const isProblem = (alert: Alert): boolean =>
+    packVerdict ? packVerdict(alert, bindings) : alert.state === 'firing' && (alert.severity === 'warning' || alert.severity === 'critical');
   return (analysis.facts.alerts ?? []).flatMap((alert) => {
     const start = iso(alert.since);
     if (!start) return [];
-    if (problems && !(alert.state === 'firing' && (alert.severity === 'warning' || alert.severity === 'critical'))) return [];
+    if (problems && !isProblem(alert)) return [];
     const detail = [alert.severity, alert.labelText, alert.summary ?? ''].filter((x) => x !== '').join(' · ');
     return [
       {

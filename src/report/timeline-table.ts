@@ -18,6 +18,8 @@ export interface TimelineDoc {
   omitted: TimelineOmission[];
   /** Filters applied, as the user gave them (`since 2h`, `namespace openshift-etcd`). */
   filters: string[];
+  /** Sentences about the whole (`No problem after the install completed at …`). */
+  notes: string[];
 }
 
 export const TIMELINE_HEAD = ['Start (UTC)', 'Rel.', 'End (UTC)', 'Lane', 'What', 'Severity', 'Rule', 'Detail'];
@@ -83,6 +85,7 @@ export function renderTimelineText(doc: TimelineDoc): string {
   if (rows.length === 0) lines.push('(no item)');
   else lines.push(line(head), ...rows.map(line));
   lines.push('', `${doc.items.length} item${doc.items.length === 1 ? '' : 's'}.`);
+  for (const note of doc.notes) lines.push(flat(note));
   for (const o of doc.omitted) lines.push(flat(omissionNote(o)));
   return `${lines.join('\n')}\n`;
 }
@@ -92,6 +95,7 @@ export function renderTimelineJson(doc: TimelineDoc): string {
   const out: Record<string, unknown> = { input: doc.input };
   if (doc.collectedAt !== undefined) out['collectedAt'] = doc.collectedAt;
   out['filters'] = [...doc.filters];
+  out['notes'] = [...doc.notes];
   out['items'] = doc.items.map(timelineItemJson);
   out['omitted'] = doc.omitted.map((o) => ({ lane: o.lane, count: o.count, reason: o.reason }));
   return `${JSON.stringify(out, null, 2)}\n`;

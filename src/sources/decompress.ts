@@ -45,7 +45,7 @@ export async function* decompress(
   }
   const output = compression === 'gzip' ? gunzip(counted()) : systemXzAvailable() ? unxzWithProcess(counted()) : unxzWithWasm(counted());
   let outputBytes = 0;
-  for await (const chunk of output) {
+  for await (const chunk of named(output, compression)) {
     outputBytes += chunk.length;
     if (outputBytes > maxOutputBytes) {
       throw new InflationError(`${compression} stream inflates past ${maxOutputBytes} bytes (limit)`);
@@ -56,6 +56,17 @@ export async function* decompress(
       );
     }
     yield chunk;
+  }
+}
+
+/** A decoder's output whose errors say which decoder failed (zlib's `unexpected end of file` → `gzip: unexpected end of file`). */
+async function* named(output: AsyncIterable<Buffer>, compression: Compression): AsyncGenerator<Buffer> {
+  try {
+    yield* output;
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    if (message.startsWith(`${compression}: `)) throw err;
+    throw new Error(`${compression}: ${message}`, { cause: err });
   }
 }
 

@@ -1,11 +1,11 @@
 import { open as openFile, stat } from 'node:fs/promises';
 import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
-import { describeError } from '../core/problems.js';
+import { describeError, type InputStop, type Problems } from '../core/problems.js';
 import { MAGIC_PEEK_BYTES, detectMagic, type Magic } from './magic.js';
 import { peek, readAll, emptyBody, bufferBody } from './bytes.js';
 import { decompress, InflationError, type Compression } from './decompress.js';
-import { tarEntries } from './tar.js';
+import { tarEntries, type StreamCounter } from './tar.js';
 import { zipEntries } from './zip.js';
 import { directoryEntries } from './directory.js';
 import { memoryEntries, type MemoryFile } from './memory.js';
@@ -54,25 +54,30 @@ export async function openInput(input: string, options: SourceOptions): Promise<
     }
   }
   const position = (): InputPosition => ({ read, total: info.size });
+  /** The tar stream's bytes (decompressed), counted by its parser. */
+  const tarStream: StreamCounter = { bytes: 0 };
+  const tarPosition = (): InputPosition => ({ read, total: info.size, stream: tarStream.bytes });
   switch (magic) {
     case 'zip':
       return guarded(input, 'zip', () => zipEntries({ path: input }, options.limits), options);
     case 'tar':
-      return guarded(input, 'tar', () => tarEntries(fileBody()), options, true, position);
+      return guarded(input, 'tar', () => tarEntries(fileBody(), tarStream), options, true, tarPosition);
     case 'gzip':
     case 'xz': {
-      const inner = await innerMagic(fileBody(), magic, options);
+      const inner = await innerMagic(fileBody(), info.size, magic, options);
       if (inner === 'tar') {
         const container: ContainerKind = magic === 'gzip' ? 'tar.gz' : 'tar.xz';
-        return guarded(input, container, () => tarEntries(decompress(fileBody(), magic, options.limits)), options, true, position);
+        return guarded(input, container, () => tarEntries(decompress(fileBody(), magic, options.limits), tarStream), options, true, tarPosition);
       }
       const container: ContainerKind = magic === 'gzip' ? 'file.gz' : 'file.xz';
+      const path = basename(input);
       const single: Entry = {
-        path: basename(input),
+        path,
         type: 'file',
         size: undefined,
         decompressed: magic,
-        body: () => decompress(fileBody(), magic, options.limits),
+        // The compressed stream is the container here: its breaking is the input's, not one entry's.
+        body: () => stopsOnDamage(decompress(fileBody(), magic, options.limits), path, options.problems),
       };
       return guarded(input, container, () => one(single), options, false, position);
     }
@@ -114,9 +119,18 @@ export async function readHead(path: string): Promise<Buffer> {
   }
 }
 
-/** What a compressed stream holds, from its first decompressed bytes. */
-async function innerMagic(body: AsyncIterable<Buffer>, compression: Compression, options: SourceOptions): Promise<Magic> {
-  const iterator = decompress(body, compression, options.limits);
+/** Compressed bytes decoded to tell what a stream holds: far more than its first decompressed bytes need. */
+const INNER_MAGIC_INPUT_BYTES = 64 * 1024;
+/** The gzip trailer (CRC-32 and size); in an xz file, part of its footer. */
+const TRAILER_BYTES = 8;
+
+/**
+ * What a compressed file holds, from its first decompressed bytes. The decoder is given a
+ * prefix short of the trailer: a checksum failing at the end of a small file would otherwise
+ * hide what it holds (the failure is told as damage once the whole stream is read).
+ */
+async function innerMagic(body: AsyncIterable<Buffer>, size: number, compression: Compression, options: SourceOptions): Promise<Magic> {
+  const iterator = decompress(prefix(body, Math.min(INNER_MAGIC_INPUT_BYTES, size - TRAILER_BYTES)), compression, options.limits);
   try {
     const { head } = await peek(iterator, MAGIC_PEEK_BYTES);
     return detectMagic(head);
@@ -124,6 +138,17 @@ async function innerMagic(body: AsyncIterable<Buffer>, compression: Compression,
     return 'unknown';
   } finally {
     await iterator.return(undefined);
+  }
+}
+
+/** The first `bytes` bytes of a body. */
+async function* prefix(body: AsyncIterable<Buffer>, bytes: number): AsyncGenerator<Buffer> {
+  let left = bytes;
+  if (left <= 0) return;
+  for await (const chunk of body) {
+    yield chunk.subarray(0, left);
+    left -= chunk.length;
+    if (left <= 0) return;
   }
 }
 
@@ -148,7 +173,7 @@ function guarded(
     input,
     container,
     position,
-    entries: () => enforceLimits(expand ? expandNested(entries(), options) : entries(), options),
+    entries: () => enforceLimits(expand ? expandNested(entries(), options) : entries(), options, position),
   };
 }
 
@@ -226,18 +251,21 @@ async function* nestedArchive(
  * Applies the entry-count, entry-size and total-size limits, flags hostile names, and turns
  * a broken container into a recorded problem: the entries read before it are kept.
  */
-async function* enforceLimits(entries: AsyncIterable<Entry>, options: SourceOptions): AsyncGenerator<Entry> {
+async function* enforceLimits(entries: AsyncIterable<Entry>, options: SourceOptions, position?: () => InputPosition): AsyncGenerator<Entry> {
   const { limits, problems } = options;
   let count = 0;
   let total = 0;
   let last = '';
+  /** Records the stop, with how far reading got, and its problem at `at` (`reason` unless told). */
+  const stop = (by: InputStop['by'], at: string, reason: string, entries: number, problem = reason): void => {
+    problems.error(at, problem);
+    problems.stopped = { by, at: at || '(start)', reason, entries, streamBytes: position?.().stream };
+  };
   try {
     for await (const entry of entries) {
       count++;
       if (count > limits.maxEntries) {
-        problems.error(entry.path, `more than ${limits.maxEntries} entries: the rest was not read (--max-entries)`);
-        problems.truncatedAt = entry.path;
-        problems.truncatedBy = 'limit';
+        stop('limit', entry.path, `more than ${limits.maxEntries} entries: the rest was not read (--max-entries)`, count - 1);
         return;
       }
       last = entry.path;
@@ -253,9 +281,7 @@ async function* enforceLimits(entries: AsyncIterable<Entry>, options: SourceOpti
         continue;
       }
       if (total >= limits.maxTotalBytes) {
-        problems.error(entry.path, `more than ${limits.maxTotalBytes} bytes read: the rest was not read (--max-total-bytes)`);
-        problems.truncatedAt = entry.path;
-        problems.truncatedBy = 'limit';
+        stop('limit', entry.path, `more than ${limits.maxTotalBytes} bytes read: the rest was not read (--max-total-bytes)`, count - 1);
         return;
       }
       // A body whose size is known only once read (a decompressed `.gz`, a zip entry that
@@ -327,15 +353,27 @@ async function* enforceLimits(entries: AsyncIterable<Entry>, options: SourceOpti
       };
     }
   } catch (err) {
-    if (err instanceof InflationError) {
-      // The bomb guard stopped reading: a limit, not a broken archive.
-      problems.error(last, `reading stopped after this entry: ${describeError(err)} (--max-inflation-ratio)`);
-      problems.truncatedBy = 'limit';
-    } else {
-      problems.error(last, last ? `input broken after this entry: ${describeError(err)}` : `input unreadable: ${describeError(err)}`);
-      problems.truncatedBy = 'damage';
+    // The bomb guard stopping the reading is a limit, not a broken archive.
+    const reason = describeError(err);
+    if (err instanceof InflationError) stop('limit', last, `${reason} (--max-inflation-ratio)`, count, `reading stopped after this entry: ${reason} (--max-inflation-ratio)`);
+    else stop('damage', last, reason, count, last ? `input broken after this entry: ${reason}` : `input unreadable: ${reason}`);
+  }
+}
+
+/**
+ * The body of a compressed file given alone: when its stream breaks, the input stops there (the
+ * error still reaches the reader, which keeps what it read).
+ */
+async function* stopsOnDamage(body: AsyncIterable<Buffer>, path: string, problems: Problems): AsyncGenerator<Buffer> {
+  let bytes = 0;
+  try {
+    for await (const chunk of body) {
+      bytes += chunk.length;
+      yield chunk;
     }
-    problems.truncatedAt = last || '(start)';
+  } catch (err) {
+    if (!(err instanceof InflationError)) problems.stopped = { by: 'damage', at: path, reason: describeError(err), entries: 1, streamBytes: bytes };
+    throw err;
   }
 }
 

@@ -11,14 +11,36 @@ const TAR_TYPES: Record<string, EntryType> = {
   link: 'hardlink',
 };
 
-/** Entries of a tar stream, in archive order; a truncated or corrupt tar throws where it broke. */
-export async function* tarEntries(body: AsyncIterable<Buffer>): AsyncGenerator<Entry> {
+const BLOCK = 512;
+
+/** Bytes of a stream read so far, counted by its reader for whoever wants to say how far it got. */
+export interface StreamCounter {
+  bytes: number;
+}
+
+/**
+ * Entries of a tar stream, in archive order; a truncated or corrupt tar throws where it broke,
+ * and so does one that ends between two entries without its end-of-archive block (cut there).
+ * `read` counts the stream's bytes as they are parsed.
+ */
+export async function* tarEntries(body: AsyncIterable<Buffer>, read: StreamCounter = { bytes: 0 }): AsyncGenerator<Entry> {
   const extract = tarStream.extract();
-  const input = Readable.from(body);
-  input.on('error', (err) => extract.destroy(err));
+  const input = Readable.from(counted(body, read));
+  let upstream: unknown;
+  input.on('error', (err) => {
+    upstream = err;
+    extract.destroy(err);
+  });
   input.pipe(extract);
   try {
-    yield* entriesOf(extract);
+    const entriesEnd = yield* entriesOf(extract);
+    // tar-stream ends quietly at the last byte it is given: without a zero block after the last
+    // entry, the archive was cut between two entries and what followed is lost.
+    if (read.bytes < entriesEnd + BLOCK) throw new Error('tar: the stream ends without its end-of-archive block (cut after the last entry read)');
+  } catch (err) {
+    // The decoder's own error (`xz: …`) is passed on as it is; the tar parser's is named.
+    if (err === upstream || !(err instanceof Error) || err.message.startsWith('tar: ')) throw err;
+    throw new Error(`tar: ${err.message}`, { cause: err });
   } finally {
     // A reader that stops early (--max-entries, an error) must end the body too: its decoder
     // (an `xz -dc` process, a zlib stream) would otherwise wait on a full pipe for ever.
@@ -27,9 +49,20 @@ export async function* tarEntries(body: AsyncIterable<Buffer>): AsyncGenerator<E
   }
 }
 
-async function* entriesOf(extract: tarStream.Extract): AsyncGenerator<Entry> {
+async function* counted(body: AsyncIterable<Buffer>, read: StreamCounter): AsyncGenerator<Buffer> {
+  for await (const chunk of body) {
+    read.bytes += chunk.length;
+    yield chunk;
+  }
+}
+
+/** Yields the entries; returns where the last one's data ends in the stream (0 for none). */
+async function* entriesOf(extract: tarStream.Extract): AsyncGenerator<Entry, number> {
+  let end = 0;
   for await (const stream of extract) {
-    const header = stream.header;
+    const header = stream.header as tarStream.Header & { byteOffset?: number };
+    // Where its data starts (tar-stream's offset after the header), padded to whole blocks.
+    end = (header.byteOffset ?? end) + Math.ceil((header.size ?? 0) / BLOCK) * BLOCK;
     const type = TAR_TYPES[header.type ?? 'file'] ?? 'other';
     // One iterator for the entry's data: the reader may stop early, and what it left is
     // drained from the same iterator below (destroying the entry stream would break the tar).
@@ -76,6 +109,7 @@ async function* entriesOf(extract: tarStream.Extract): AsyncGenerator<Entry> {
     };
     while (!exhausted) exhausted = (await data.next()).done === true;
   }
+  return end;
 }
 
 /** `./a/b/` → `a/b`; everything else (`..`, absolute, backslashes) is kept as data. */

@@ -54,4 +54,6 @@ export interface Source {
 export interface InputPosition {
   read: number;
   total: number;
+  /** Bytes of the container's stream read (a tar's, after decompression), when it is a stream. */
+  stream?: number | undefined;
 }

@@ -22,12 +22,12 @@ const OPTIONS = { lazyEntries: true, decodeStrings: false, validateEntrySizes: t
 
 async function openFile(path: string): Promise<ZipFile> {
   await loadYauzl();
-  return new Promise((resolve, reject) => yauzl.open(path, { ...OPTIONS, autoClose: true }, (err, zip) => (err ? reject(err) : resolve(zip))));
+  return new Promise((resolve, reject) => yauzl.open(path, { ...OPTIONS, autoClose: true }, (err, zip) => (err ? reject(zipError(err)) : resolve(zip))));
 }
 
 async function openBuffer(buffer: Buffer): Promise<ZipFile> {
   await loadYauzl();
-  return new Promise((resolve, reject) => yauzl.fromBuffer(buffer, OPTIONS, (err, zip) => (err ? reject(err) : resolve(zip))));
+  return new Promise((resolve, reject) => yauzl.fromBuffer(buffer, OPTIONS, (err, zip) => (err ? reject(zipError(err)) : resolve(zip))));
 }
 
 /**
@@ -62,6 +62,11 @@ export async function* zipEntries(from: { path: string } | { buffer: Buffer }, l
   }
 }
 
+/** yauzl's error on the archive's structure, saying it is the zip's. */
+function zipError(err: Error): Error {
+  return new Error(`zip: ${err.message}`, { cause: err });
+}
+
 function nextEntry(zip: ZipFile): Promise<Yauzl.Entry | undefined> {
   return new Promise((resolve, reject) => {
     const onEntry = (entry: Yauzl.Entry): void => {
@@ -74,7 +79,7 @@ function nextEntry(zip: ZipFile): Promise<Yauzl.Entry | undefined> {
     };
     const onError = (err: Error): void => {
       cleanup();
-      reject(err);
+      reject(zipError(err));
     };
     const cleanup = (): void => {
       zip.off('entry', onEntry).off('end', onEnd).off('error', onError);

@@ -27,6 +27,7 @@ interface Row {
   input: string;
   status: string;
   error?: string;
+  truncated?: { by: string; reason: string };
   reports: string[];
   cluster: { id?: string; version?: string };
   collectedAt?: string;
@@ -70,10 +71,12 @@ describe('analyze on a folder of archives, a corrupt archive and a missing one, 
     index = JSON.parse(readFileSync(join(out, 'index.json'), 'utf8')) as Index;
   });
 
-  it('exits 2 (the missing input could not be read), after writing the others; the missing input is one line on stderr', () => {
+  it('exits 2 (the missing input could not be read, the corrupt one is cut), after writing the others; each is one line on stderr', () => {
     expect(run.code).toBe(2);
     const errors = run.stderr.split('\n').filter((line) => line.startsWith('mgsift: error:'));
-    expect(errors).toEqual([expect.stringMatching(new RegExp(`^mgsift: error: cannot read ${missing}: ENOENT`))]);
+    expect(errors).toHaveLength(2);
+    expect(errors).toContainEqual(expect.stringMatching(new RegExp(`^mgsift: error: cannot read ${missing}: ENOENT`)));
+    expect(errors).toContainEqual(expect.stringMatching(new RegExp(`^mgsift: error: ${corrupt}: The input is truncated or corrupt \\(gzip: unexpected end of file\\): .*; the report covers the part read$`)));
     expect(run.stderr).toContain(`${fleet}: a folder of 6 archives, each analysed on its own; left out (not archives): README.txt`);
   });
 
@@ -103,7 +106,8 @@ describe('analyze on a folder of archives, a corrupt archive and a missing one, 
   it('the corrupt archive is a partial row saying where it broke; the missing one a failed row with no report', () => {
     const [partial, failed] = index.archives.slice(-2);
     expect(partial).toMatchObject({ status: 'partial', reports: ['corrupt.html', 'corrupt.json', 'corrupt.md'] });
-    expect(partial?.error).toMatch(/input broken after this entry: unexpected end of file$/);
+    expect(partial?.error).toMatch(/^The input is truncated or corrupt \(gzip: unexpected end of file\): \d+ entr(y|ies) and .* of its uncompressed stream were read, up to /);
+    expect(partial?.truncated).toMatchObject({ by: 'damage', reason: 'gzip: unexpected end of file' });
     expect(failed).toMatchObject({ status: 'failed', reports: [], findings: [], cluster: {} });
     expect(failed?.error).toMatch(/^cannot read .*missing\.tar\.gz: ENOENT/);
     expect(failed?.counts).toBeUndefined();

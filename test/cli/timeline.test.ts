@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
-import { existsSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tempDir } from '../helpers/archives.js';
+import { MG_MINI, tempDir } from '../helpers/archives.js';
 import { mgsift } from '../helpers/cli.js';
 import { needsShared } from '../helpers/needs.js';
 
@@ -25,8 +25,9 @@ interface TimelineJson {
   input: string;
   collectedAt?: string;
   filters: string[];
+  notes: string[];
   items: Item[];
-  omitted: unknown[];
+  omitted: { lane: string; count: number; reason: string }[];
 }
 
 function timelineJson(args: string[]): TimelineJson {
@@ -114,6 +115,16 @@ describe('mgsift timeline on the healthy sample', () => {
 describe.runIf(existsSync(join(REAL, 'must-gather-aws.tar.xz')))(`timeline of the real aws must-gather ${needsShared('samples-real/must-gather-aws.tar.xz')}`, () => {
   const AWS = join(REAL, 'must-gather-aws.tar.xz');
 
+  it('--problems: alerts the pack treats as informational are none (AlertmanagerReceiversNotConfigured), install noise is folded', () => {
+    const doc = timelineJson([AWS, '--problems']);
+    expect(doc.items.some((i) => i.label.startsWith('AlertmanagerReceiversNotConfigured'))).toBe(false);
+    expect(doc.items.map((i) => i.lane)).toEqual(['history']);
+    expect(doc.notes).toEqual(['No problem after the install completed at 2021-08-03 09:45:28Z.']);
+    // Without the pack, every firing warning alert is kept: the exclusion is the rules', not the timeline's.
+    const bare = timelineJson([AWS, '--problems', '--no-rules', '--lane', 'alert']);
+    expect(bare.items.map((i) => i.label)).toEqual(['AlertmanagerReceiversNotConfigured firing']);
+  });
+
   it('shows ClusterOperator transitions and node readiness in order, relative to the collection', () => {
     const doc = timelineJson([AWS, '--lane', 'operator', '--lane', 'node', '--no-rules']);
     const nodes = doc.items.filter((i) => i.lane === 'node');
@@ -182,20 +193,40 @@ describe('mgsift timeline --problems', () => {
     expect(doc.items.filter((i) => i.lane === 'event').every((i) => i.detail?.startsWith('Warning'))).toBe(true);
     // The CVO losing its lease, not its pods' lifetimes nor its payload loads.
     expect(doc.items.filter((i) => i.lane === 'cvo').map((i) => i.label)).toEqual(['lease-lost']);
-    // The updates that did not complete (and the rollback), not the install.
-    expect(doc.items.filter((i) => i.lane === 'history').map((i) => i.label)).toEqual(['4.7.0-0.ci-2021-04-29-142719 update Partial', '4.6.27 update Partial']);
+    // The install, which marks its window, and the updates that did not complete (and the rollback).
+    expect(doc.items.filter((i) => i.lane === 'history').map((i) => i.label)).toEqual(['4.6.27 install Completed', '4.7.0-0.ci-2021-04-29-142719 update Partial', '4.6.27 update Partial']);
+    // Things went wrong after the install: no sentence saying otherwise.
+    expect(doc.notes).toEqual([]);
     // Findings at warning and above only.
     expect(doc.items.some((i) => i.lane === 'finding' && i.ruleId === 'cvo-restarted-during-update')).toBe(false);
     expect(doc.items.some((i) => i.lane === 'finding' && i.ruleId === 'mco-ignition-spec-unsupported')).toBe(true);
   });
 
-  it('marks what is dated after the collection time instead of placing it in the future', () => {
-    // The sample's events come from another gather, months later than its timestamp files.
-    const doc = timelineJson([ROLLBACK, '--lane', 'event']);
+  it('marks what is dated after the collection time instead of placing it in the future; a finding\'s "since" says so too', () => {
+    // mg-mini with timestamp files written before most of its events (as when an archive is put together from parts).
+    const tree = join(tempDir(), 'must-gather-aws');
+    cpSync(join(MG_MINI, 'must-gather-aws'), tree, { recursive: true });
+    const early = '2021-08-03 09:10:00.000000000 +0000 UTC m=+0.100000000\n';
+    for (const file of [join(tree, 'timestamp'), ...readdirSync(tree).filter((n) => n.startsWith('quay-io-')).map((n) => join(tree, n, 'timestamp'))]) writeFileSync(file, early);
+    const doc = timelineJson([tree, '--lane', 'event']);
     const after = doc.items.filter((i) => (i as Item & { afterCollection?: boolean }).afterCollection === true);
     expect(after.length).toBeGreaterThan(0);
     expect(after.every((i) => Date.parse(i.start) > Date.parse(doc.collectedAt!) && i.relative!.startsWith('+'))).toBe(true);
-    const text = mgsift(['timeline', ROLLBACK, '--lane', 'event']).stdout;
-    expect(text).toMatch(/\+95d7h \(after collection\)/);
+    expect(mgsift(['timeline', tree, '--lane', 'event']).stdout).toMatch(/\+4m55s \(after collection\)/);
+    const md = mgsift(['analyze', tree, '--format', 'md', '-o', '-']).stdout;
+    expect(md).toMatch(/\| info \| \[The scheduler could not place pods[^|]*\| [^|]*\| 2021-08-03 09:14:55\.140Z \(after the collection time, 2021-08-03 09:10:00Z\) \|/);
+  });
+
+  it('folds what began during the install and settled soon after, and says when nothing went wrong after it', () => {
+    const doc = timelineJson([HEALTHY, '--problems']);
+    expect(doc.items.map((i) => i.label)).toEqual(['4.8.0-0.nightly-2021-07-31-065602 install Completed']);
+    expect(doc.notes).toEqual(['No problem after the install completed at 2021-08-03 09:45:28Z.']);
+    const folded = doc.omitted.find((o) => o.lane === 'event' && o.reason.startsWith('begun during the install'));
+    expect(folded?.count).toBeGreaterThan(0);
+    expect(folded?.reason).toBe('begun during the install (completed 2021-08-03 09:45:28Z) and settled within 15 minutes after it; --include-install shows them');
+    const all = timelineJson([HEALTHY, '--problems', '--include-install']);
+    expect(all.filters).toEqual(['problems only, install included']);
+    expect(all.items.filter((i) => i.lane === 'event')).toHaveLength(folded!.count);
+    expect(all.notes).toEqual(['No problem after the install completed at 2021-08-03 09:45:28Z.']);
   });
 });

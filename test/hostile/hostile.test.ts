@@ -52,14 +52,19 @@ describe('hostile corpus, through the CLI', () => {
       expect(lines, trace).toHaveLength(2);
       expect(lines[1]).toMatch(new RegExp(`^mgsift: error: ${built.input.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: no rule could be checked \\(`));
     }
-    if (hostile.exit === 2 && !hostile.nothingChecked) {
+    if (hostile.cut) {
+      // Cut or corrupt: exit 2 and its line after the run's summary line, the report of the part read written.
+      expect(lines, trace).toHaveLength(2);
+      expect(lines[1]).toMatch(new RegExp(`^mgsift: error: ${built.input.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: The input is truncated or corrupt \\(`));
+    }
+    if (hostile.exit === 2 && !hostile.nothingChecked && !hostile.cut) {
       expect(lines, trace).toHaveLength(1);
       expect(lines[0]).toMatch(/^mgsift: error: /);
       if (hostile.says) expect(lines[0]).toMatch(hostile.says);
       expect(existsSync(out)).toBe(false);
     } else {
       // The summary line of the run (and a note per replaced built-in rule, none here).
-      expect(lines, trace).toHaveLength(hostile.nothingChecked ? 2 : 1);
+      expect(lines, trace).toHaveLength(hostile.nothingChecked || hostile.cut ? 2 : 1);
       expect(lines[0]).toContain(built.input);
       expect(readdirSync(out).sort()).toEqual(REPORT_FILES);
       const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as JsonReport;

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { renderHtml } from '../../src/report/html.js';
 import { renderJunit } from '../../src/report/junit.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
-import { formatInspect, type InspectResult } from '../../src/analysis/inspect.js';
+import { formatInspect, RISKS_NOT_EVALUATED, type InspectResult } from '../../src/analysis/inspect.js';
 import type { HistoryRow, Report } from '../../src/report/model.js';
 import { healthyReport, manyEntriesReport, rollbackReport } from './fixtures.js';
 
@@ -34,7 +34,7 @@ function inspectResult(history: InspectResult['history'], cluster: InspectResult
     files: 0,
     bytesRead: 0,
     problems: [],
-    risks: { applies: [], unknown: [], doesNotApply: 0, taken: [] },
+    risks: { evaluated: false, reason: RISKS_NOT_EVALUATED },
   };
 }
 

@@ -46,7 +46,7 @@ describe('input bounds', () => {
   it('stops reading after --max-total-bytes and says where', async () => {
     const { bytes, problems } = await readEverything(MG_MINI, { ...DEFAULT_LIMITS, maxTotalBytes: 50_000 });
     expect(bytes).toBeLessThan(50_000 + 70_000); // the entry under way may finish, the next does not start
-    expect(problems.truncatedAt).toBeDefined();
+    expect(problems.stopped?.at).toBeDefined();
     expect(problems.items.some((p) => /max-total-bytes/.test(p.reason))).toBe(true);
   });
 
@@ -87,7 +87,7 @@ describe('input bounds', () => {
     writeFileSync(zip, zipBuffer([{ name: '../../etc/passwd', data: Buffer.from('x\n') }, { name: '/etc/shadow' }, { name: 'ok.log', data: Buffer.from('ok\n') }]));
     const { files, problems } = await readEverything(zip, DEFAULT_LIMITS);
     expect(files).toBe(3);
-    expect(problems.truncatedAt).toBeUndefined();
+    expect(problems.stopped?.at).toBeUndefined();
     expect(problems.items.filter((p) => /absolute or climbs out/.test(p.reason)).map((p) => p.path)).toEqual(['../../etc/passwd', '/etc/shadow']);
   });
 
@@ -100,6 +100,6 @@ describe('input bounds', () => {
     const reasons = problems.items.map((p) => `${p.path}: ${p.reason}`);
     expect(reasons).toContainEqual(expect.stringMatching(/^a\.log: unreadable: zip entry inflates more than 200:1 \(compression bomb guard\)$/));
     expect(reasons).toContainEqual(expect.stringMatching(/^a\.log: reading stopped after this entry: zip entries overlap/));
-    expect(problems.truncatedAt).toBe('a.log');
+    expect(problems.stopped?.at).toBe('a.log');
   });
 });

@@ -1,6 +1,9 @@
 import { describe, it, expect, beforeAll } from 'vitest';
 import { createHash } from 'node:crypto';
-import { copyFileSync, cpSync, mkdirSync, writeFileSync, symlinkSync, truncateSync, statSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, readFileSync, writeFileSync, symlinkSync, truncateSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { gzipSync } from 'node:zlib';
+import { tarHeaderOffsets } from '../hostile/build.js';
 import { join } from 'node:path';
 import { openInput } from '../../src/sources/open.js';
 import { Problems } from '../../src/core/problems.js';
@@ -8,6 +11,16 @@ import { DEFAULT_LIMITS, type Limits } from '../../src/core/limits.js';
 import { analyzeInput } from '../../src/analysis/analyze.js';
 import { inspectResult } from '../../src/analysis/inspect.js';
 import { MG_MINI, gzipFile, packTree, tempDir } from '../helpers/archives.js';
+
+/** A tar of 3 MB of logs at argv[1], written by python's tarfile (with its end-of-archive blocks). */
+const BIG_TAR = `
+import io, random, sys, tarfile
+random.seed(1)
+with tarfile.open(sys.argv[1], mode='w') as t:
+    for i in range(6):
+        data = random.randbytes(500_000).hex().encode()[:500_000]
+        info = tarfile.TarInfo(f'must-gather/logs/{i}.log'); info.size = len(data); t.addfile(info, io.BytesIO(data))
+`;
 
 /** Every file entry with a hash of its content; a body that breaks is left out, as the walker does. */
 async function listing(input: string, limits: Limits = DEFAULT_LIMITS) {
@@ -117,9 +130,58 @@ describe('sources: broken and hostile input', () => {
       const got = await listing(cut);
       expect(Object.keys(got.files).length, kind).toBeGreaterThan(0);
       expect(Object.keys(got.files).length, kind).toBeLessThan(14);
-      expect(got.problems.truncatedAt, kind).toBeDefined();
+      expect(got.problems.stopped, kind).toMatchObject({ by: 'damage', entries: expect.any(Number) as number, streamBytes: expect.any(Number) as number });
+      expect(got.problems.stopped?.reason, kind).toMatch(kind === 'tar.gz' ? /^gzip: unexpected end of file$/ : kind === 'tar.xz' ? /^xz: unexpected end of input$/i : /^tar: Unexpected end of data$/);
       expect(got.problems.items.some((p) => p.severity === 'error' && /broken/.test(p.reason)), kind).toBe(true);
     }
+  });
+
+  it('a tar cut between two entries (no end-of-archive block) is damage too, plain or gzipped; a whole one is not', async () => {
+    const out = tempDir();
+    const whole = readFileSync(packTree(MG_MINI, 'must-gather-aws', out).tar);
+    // The archive ends right before the 10th header, on a block boundary; entries are the headers
+    // before it but GNU long-name ones (each prefixes the header of its entry).
+    const headers = tarHeaderOffsets(whole);
+    const at = headers[9]!;
+    const entries = headers.slice(0, 9).filter((offset) => whole.toString('latin1', offset + 156, offset + 157) !== 'L').length;
+    const cut = join(out, 'boundary.tar');
+    writeFileSync(cut, whole.subarray(0, at));
+    writeFileSync(`${cut}.gz`, gzipSync(whole.subarray(0, at)));
+    for (const input of [cut, `${cut}.gz`]) {
+      const got = await listing(input);
+      expect(got.problems.stopped, input).toMatchObject({ by: 'damage', entries, streamBytes: at });
+      expect(got.problems.stopped?.reason).toMatch(/^tar: the stream ends without its end-of-archive block/);
+    }
+    const intact = join(out, 'whole.tar');
+    writeFileSync(intact, whole);
+    expect((await listing(intact)).problems.stopped).toBeUndefined();
+  });
+
+  it('a gzip checksum that fails at the end of the stream is damage, after the entries read', async () => {
+    const out = tempDir();
+    // Past the decoder's output chunk, so entries come out before the checksum is checked.
+    const tarPath = join(out, 'big.tar');
+    execFileSync('python3', ['-c', BIG_TAR, tarPath]);
+    const gz = Buffer.from(gzipSync(readFileSync(tarPath), { level: 1 }));
+    gz[gz.length - 8]! ^= 0xff; // CRC-32 of the trailer
+    const input = join(out, 'crc.tar.gz');
+    writeFileSync(input, gz);
+    const got = await listing(input);
+    expect(Object.keys(got.files).length).toBeGreaterThan(0);
+    expect(got.problems.stopped).toMatchObject({ by: 'damage', reason: 'gzip: incorrect data check' });
+  });
+
+  it('a zip whose central directory breaks while listed is damage after the entries listed', async () => {
+    const out = tempDir();
+    const zip = readFileSync(packTree(MG_MINI, 'must-gather-aws', out).zip);
+    const headers = [...zip.toString('latin1').matchAll(/PK\x01\x02/g)].map((m) => m.index);
+    zip.write('XXXX', headers[4]!, 'latin1');
+    const input = join(out, 'broken-directory.zip');
+    writeFileSync(input, zip);
+    const got = await listing(input);
+    expect(Object.keys(got.files)).toHaveLength(4);
+    expect(got.problems.stopped).toMatchObject({ by: 'damage', entries: 4, reason: 'zip: invalid central directory file header signature: 0x58585858' });
+    expect(got.problems.stopped?.streamBytes).toBeUndefined();
   });
 
   it('reads entry names with .. or absolute paths as data and reports them; links are not followed', async () => {
@@ -156,7 +218,7 @@ with tarfile.open(sys.argv[1], 'w') as t:
   it('applies the entry-count and entry-size limits', async () => {
     const limits = { ...DEFAULT_LIMITS, maxEntries: 5 };
     const got = await listing(MG_MINI, limits);
-    expect(got.problems.truncatedAt).toBeDefined();
+    expect(got.problems.stopped?.at).toBeDefined();
     const small = await listing(MG_MINI, { ...DEFAULT_LIMITS, maxEntryBytes: 10_000 });
     expect(small.problems.items.some((p) => /max-entry-bytes/.test(p.reason))).toBe(true);
     expect(Object.keys(small.files).length).toBeLessThan(15);
