@@ -211,7 +211,7 @@ describe('one logical log per namespace, pod, container and stream', () => {
   interface Report {
     digest?: { lines: number };
     problems: { path: string; reason: string }[];
-    findings: { evidence: { file: string; line?: number }[] }[];
+    findings: { evidence: { signal: string; file: string; line?: number; text: string }[] }[];
   }
   const report = (input: string): Report => JSON.parse(bounded(['analyze', input, '--format', 'json', '-o', '-', '--fail-on', 'critical']).stdout) as Report;
 
