@@ -45,8 +45,9 @@ describe('Markdown report size', () => {
     expect(md).toMatch(/> \*\*Shortened to 60,000 characters:\*\* .*timeline rows? .*left out/);
     expect(md).toContain('`--md-full` writes everything here');
     expect(md).toContain('`mgsift timeline <input>`');
-    // The finding with its remediation is in; the cut fell on the extracts.
-    expect(md).toContain('### INFO: The scheduler could not place pods (FailedScheduling events)');
+    // The findings are in, the history with what resolved it and the others with their remediation; the cut fell on the extracts.
+    expect(md).toContain('### INFO: Resolved before the collection: The scheduler could not place pods (FailedScheduling events)');
+    expect(md).toMatch(/\nresolved 2021-[0-9T:-]+Z: openshift-[a-z-]+\/[a-z0-9-]+ placed on /);
     expect(md).toContain('#### Remediation');
   });
 
