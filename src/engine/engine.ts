@@ -471,10 +471,12 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     const values = valuesOf(whole);
     if (evaluateCondition(rule.condition, values) !== true) return [];
     const presentIds = new Set(present.map(({ finding }) => findingId(finding)));
+    // The failures dropped past the cap were last seen no later than this (they resolved nothing later).
+    const droppedLatest = latestOf(states.filter((s) => s.resolved.length > 0).map((s) => s.droppedLatest));
     return this.findingsOf(rule, whole, values, facts, holds, caveat)
       .map(({ finding }) => finding)
       .filter((finding) => !presentIds.has(findingId(finding)) && finding.evidence.some((e) => e.resolved))
-      .map(asHistory);
+      .map((finding) => asHistory(finding, droppedLatest));
   }
 
   /**
@@ -610,9 +612,9 @@ function setResolvedApart(states: SignalState[], collectedAt: number | undefined
 }
 
 /** A finding made of evidence shown over by the collection time, as history: info, its times, what resolved it; no remediation, no links. */
-function asHistory(finding: Finding): Finding {
+function asHistory(finding: Finding, droppedLatest: number | undefined): Finding {
   const over = finding.evidence.filter((e) => e.resolved);
-  const lastSeen = latestOf(over.map((e) => e.time));
+  const lastSeen = latestOf([...over.map((e) => e.time), droppedLatest]);
   const at = latestOf(over.map((e) => e.resolved?.at));
   const when = [lastSeen !== undefined ? `last seen ${isoTime(lastSeen)}` : '', at !== undefined ? `over by ${isoTime(at)}` : ''].filter(Boolean).join(', ');
   const lines = over.slice(0, HISTORY_LINES_SHOWN).map((e) => `- ${e.text}\n  resolved${e.resolved!.at !== undefined ? ` ${isoTime(e.resolved!.at)}` : ''}: ${e.resolved!.by}`);

@@ -44,7 +44,8 @@ export function resolvedItems<T extends Evidence>(states: readonly ResolvableSta
         const found = resolver.type === 'quiet' ? quietResolution(resolver.quietForMs, lastSeen(item, items, droppedLatest, context), context.collectedAt) : signalResolution(resolver, item, itemsOf(resolver.signal), context);
         if (found && (!best || (found.at ?? Infinity) < (best.at ?? Infinity))) best = found;
       }
-      if (best) resolved.set(item, best);
+      // A failure dropped past the cap after the resolution may be this one again: not over.
+      if (best && !(best.at !== undefined && droppedLatest !== undefined && droppedLatest > best.at)) resolved.set(item, best);
     }
   }
   return resolved;
