@@ -42,7 +42,8 @@ export function scopeOf(applies: Applies, input: { layout: LayoutKind; cluster?:
   const { cluster } = input;
   const version = cluster?.currentVersion;
   const failed: string[] = [];
-  if (applies.inputs && !applies.inputs.includes(input.layout)) failed.push(`it reads ${applies.inputs.join(' or ')} input; this input is ${input.layout}`);
+  // An input of no known layout is not another kind of input: its rules run, and lack their data.
+  if (applies.inputs && input.layout !== 'unknown' && !applies.inputs.includes(input.layout)) failed.push(`it reads ${applies.inputs.join(' or ')} input; this input is ${input.layout}`);
   if (applies.versions && version && !satisfiesRange(version, applies.versions)) failed.push(`it is for OpenShift ${applies.versions}; this cluster runs ${version}`);
   const platform = cluster?.platform;
   if (platform !== undefined) {
