@@ -66,6 +66,8 @@ export function ruleSkeleton(source: SkeletonSource, options: SkeletonOptions): 
   const log: Record<string, unknown> = { files: [selector(source.example.file, options.bareInput)], regex };
   if (literal !== '') log['literal'] = literal;
   if (source.pattern === 'klog') log['level'] = source.level;
+  // A line records a moment: the author says what shows the failure over by the collection (lint asks).
+  log['persists'] = `${PLACEHOLDER} replace with resolvedBy (a later success, the object's state now, or quietFor: <span>) or say why nothing later supersedes this line.`;
   const rule = {
     id: ruleId,
     title: title(source),

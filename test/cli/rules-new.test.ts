@@ -26,15 +26,16 @@ function templateId(report: JsonDigest, prefix: string): string {
 
 /**
  * The generated rules pass their own fixtures unchanged; lint names each `EDIT:` placeholder
- * (three a rule) until a person has written what it asks for, and then passes.
+ * (four a rule: what resolves the line among them) until a person has written what it asks
+ * for, and then passes.
  */
 function expectLintAndTestPass(rulesDir: string, rules: number): void {
   const test = mgsift(['rules', 'test', '--rules', rulesDir]);
   expect(test.stdout).toContain(`${2 * rules} passed, 0 failed`);
   expect(test.code).toBe(0);
   const unfinished = mgsift(['rules', 'lint', '--rules', rulesDir]);
-  expect(unfinished.stdout).toContain(`${rules} rules, ${3 * rules} problem(s)`);
-  expect(unfinished.stdout.match(/placeholder 'EDIT:' left from `rules new`/g)).toHaveLength(3 * rules);
+  expect(unfinished.stdout).toContain(`${rules} rules, ${4 * rules} problem(s)`);
+  expect(unfinished.stdout.match(/placeholder 'EDIT:' left from `rules new`/g)).toHaveLength(4 * rules);
   expect(unfinished.code).toBe(1);
   const ruleFiles = readdirSync(rulesDir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.yaml') && !f.includes('.fixtures'));
   expect(ruleFiles).toHaveLength(rules);
