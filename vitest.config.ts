@@ -1,12 +1,16 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+import { SLOW_FILES } from './test/suites.js';
 
+/** What every suite runs with (vitest.slow.config.ts takes it too). */
+export const shared = {
+  globalSetup: ['./test/helpers/global-setup.ts'],
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
+  // The default report, then a line per skipped test saying what it needs.
+  reporters: ['default', './test/helpers/skipped-reporter.ts'],
+};
+
+/** `npm test`: every test but the slow suites of test/suites.ts (vitest.slow.config.ts runs those). */
 export default defineConfig({
-  test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['./test/helpers/global-setup.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
-    // The default report, then a line per skipped test saying what it needs.
-    reporters: ['default', './test/helpers/skipped-reporter.ts'],
-  },
+  test: { ...shared, include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...SLOW_FILES] },
 });

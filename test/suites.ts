@@ -1,0 +1,23 @@
+/**
+ * The test files `npm test` leaves to their own scripts: minutes each, on real archives, a
+ * browser, the single-file build or every fixture twice over. `.ci/run` runs them all; the
+ * README names each script. Paths are relative to the repository.
+ */
+export const SLOW_SUITES = {
+  /** `npm run test:real`: the planted cases and the precision runs on real archives. */
+  real: ['test/planted/planted.test.ts', 'test/precision/precision.test.ts'],
+  /** `npm run test:browser`: the HTML report in headless Chromium. */
+  browser: ['test/report/browser.test.ts'],
+  /** `npm run test:slow` runs these with the two above: hostile inputs, threads against one thread, the single file, memory, the bench. */
+  heavy: [
+    'test/hostile/hostile.test.ts',
+    'test/hostile/fuzz.test.ts',
+    'test/ingest/threads.test.ts',
+    'test/cli/trust.test.ts',
+    'test/package/single-file.test.ts',
+    'test/bounds/memory.test.ts',
+    'test/bench/bench.test.ts',
+  ],
+} as const;
+
+export const SLOW_FILES: readonly string[] = Object.values(SLOW_SUITES).flat();
