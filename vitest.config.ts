@@ -1,8 +1,12 @@
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { SLOW_FILES } from './test/suites.js';
 
 /** What every suite runs with (vitest.slow.config.ts takes it too). */
 export const shared = {
+  // Vitest leaves a core free by default: one worker on 2 cores. Most time goes to CLI child
+  // processes and waiting on them, so two workers there keep both cores busy.
+  maxWorkers: Math.max(2, availableParallelism() - 1),
   globalSetup: ['./test/helpers/global-setup.ts'],
   testTimeout: 60_000,
   hookTimeout: 120_000,
