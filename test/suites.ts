@@ -8,8 +8,15 @@ export const SLOW_SUITES = {
   real: ['test/planted/planted.test.ts', 'test/precision/precision.test.ts'],
   /** `npm run test:browser`: the HTML report in headless Chromium. */
   browser: ['test/report/browser.test.ts'],
-  /** `npm run test:slow` runs these with the two above: hostile inputs, threads against one thread, the single file, memory, the bench. */
+  /**
+   * `npm run test:slow` runs these with the two above: hostile inputs, threads against one
+   * thread, the single file, memory, the bench, and the CLI suites that run many archives each
+   * (every README command, batches, diffs).
+   */
   heavy: [
+    'test/cli/readme-commands.test.ts',
+    'test/cli/batch.test.ts',
+    'test/cli/diff.test.ts',
     'test/hostile/hostile.test.ts',
     'test/hostile/fuzz.test.ts',
     'test/ingest/threads.test.ts',
