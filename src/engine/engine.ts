@@ -18,7 +18,7 @@ import type { ObjectTemplate, WindowTemplate } from './rule.js';
 import type { Template } from './templates.js';
 import type { CelProgram } from './cel.js';
 import { literalsRequiredBy } from './cel-literals.js';
-import { resolvedItems } from './resolution.js';
+import { resolvedItems, resolverOnlySignals } from './resolution.js';
 
 /** Longest evidence text kept (a log line can be much longer). */
 const MAX_EVIDENCE_TEXT = 2000;
@@ -541,7 +541,9 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     caveat: string | undefined,
     key?: string,
   ): { finding: Finding; subject: LinkSubject } {
-    const matched = states.filter((s) => values.truth(s.signal.name) === true);
+    // What resolver-only signals match shows failures over: not this finding's evidence.
+    const resolversOnly = resolverOnlySignals(rule);
+    const matched = states.filter((s) => values.truth(s.signal.name) === true && !resolversOnly.has(s.signal.name));
     const signals: Record<string, unknown> = {};
     for (const state of states) {
       const items = state.items.map(templateItem);

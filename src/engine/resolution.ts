@@ -6,7 +6,7 @@
  */
 import type { Evidence } from './findings.js';
 import type { EventSignal, LogSignal, Resolver, Rule, Signal, SignalResolver } from './rule.js';
-import { evaluateCondition } from './condition.js';
+import { evaluateCondition, signalNames } from './condition.js';
 import type { Template } from './templates.js';
 import { formatDuration } from '../core/duration.js';
 
@@ -136,4 +136,14 @@ export function signalsFiringAlone(rule: Rule): (LogSignal | EventSignal)[] {
     const only = (name: string): boolean => name === signal.name;
     return evaluateCondition(rule.condition, { truth: only, count: (name) => (only(name) ? Number.MAX_SAFE_INTEGER : 0) }) === true;
   });
+}
+
+/**
+ * Signals a rule reads only to resolve others (named by a `resolvedBy`, in no condition): what
+ * they match shows a failure over, it is not evidence of one.
+ */
+export function resolverOnlySignals(rule: Rule): Set<string> {
+  const resolvers = rule.signals.flatMap((s) => (s.type === 'log' || s.type === 'event' ? s.resolution.resolvers : [])).flatMap((r) => (r.type === 'signal' ? [r.signal] : []));
+  const decided = new Set([rule.condition, ...rule.severityWhen.flatMap((w) => (w.condition ? [w.condition] : []))].flatMap(signalNames));
+  return new Set(resolvers.filter((name) => !decided.has(name)));
 }
