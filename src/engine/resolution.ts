@@ -5,7 +5,7 @@
  * its signals (`resolvedBy`); this module finds, for each piece of evidence, what resolved it.
  */
 import type { Evidence } from './findings.js';
-import type { EventSignal, LogSignal, Resolver, Rule, Signal, SignalResolver } from './rule.js';
+import type { EventSignal, LogSignal, Rule, Signal, SignalResolver } from './rule.js';
 import { evaluateCondition, signalNames } from './condition.js';
 import type { Template } from './templates.js';
 import { formatDuration } from '../core/duration.js';
@@ -62,7 +62,7 @@ function lastSeen<T extends Evidence>(item: T, items: readonly T[], droppedLates
   let latest = Math.max(item.time, droppedLatest ?? -Infinity);
   const own = context.objectOf(item);
   if (!own) return latest;
-  const pattern = { kind: own.kind, namespace: own.namespace ?? '', name: own.name };
+  const pattern = exactly(own);
   for (const other of items) if (other.time !== undefined && other.time > latest && sameObject(pattern, context.objectOf(other))) latest = other.time;
   return latest;
 }
@@ -100,7 +100,7 @@ interface ObjectPattern {
 function targetOf<T extends Evidence>(resolver: SignalResolver, item: T, context: ResolutionContext<T>): ObjectPattern | undefined {
   if (!resolver.object) {
     const own = context.objectOf(item);
-    return own && { kind: own.kind, namespace: own.namespace ?? '', name: own.name };
+    return own && exactly(own);
   }
   const pattern: ObjectPattern = {};
   for (const part of ['kind', 'namespace', 'name'] as const) {
@@ -113,16 +113,16 @@ function targetOf<T extends Evidence>(resolver: SignalResolver, item: T, context
   return pattern;
 }
 
+/** A pattern only this object matches (a cluster-scoped one: only objects without a namespace). */
+function exactly(object: NonNullable<Evidence['object']>): ObjectPattern {
+  return { kind: object.kind, namespace: object.namespace ?? '', name: object.name };
+}
+
 function sameObject(pattern: ObjectPattern, object: Evidence['object']): boolean {
   if (!object) return false;
   if (pattern.kind !== undefined && pattern.kind !== object.kind) return false;
   if (pattern.namespace !== undefined && pattern.namespace !== (object.namespace ?? '')) return false;
   return pattern.name === undefined || pattern.name === object.name;
-}
-
-/** The resolvers a signal names, for the text of `rules list` and lint: `later EnsuredLoadBalancer on the same object`. */
-export function describeResolver(resolver: Resolver): string {
-  return resolver.type === 'quiet' ? `quiet for ${formatDuration(resolver.quietForMs)}` : `signal '${resolver.signal}'${resolver.later ? ' (later)' : ''}`;
 }
 
 /**
