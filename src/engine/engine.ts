@@ -471,7 +471,7 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     const values = valuesOf(whole);
     if (evaluateCondition(rule.condition, values) !== true) return [];
     const presentIds = new Set(present.map(({ finding }) => findingId(finding)));
-    // The failures dropped past the cap were last seen no later than this (they resolved nothing later).
+    // When the failures dropped past the evidence cap were last seen: a history's "last seen" counts them.
     const droppedLatest = latestOf(states.filter((s) => s.resolved.length > 0).map((s) => s.droppedLatest));
     return this.findingsOf(rule, whole, values, facts, holds, caveat)
       .map(({ finding }) => finding)
