@@ -16,3 +16,8 @@ export function formatDuration(ms: number): string {
   const hours = Math.floor((minutes % 1440) / 60);
   return [days > 0 ? `${days}d` : '', hours > 0 ? `${hours}h` : '', `${minutes % 60}m`].filter(Boolean).join('');
 }
+
+/** Epoch ms as ISO 8601 to the second when whole (`2021-09-13T15:02:46Z`): how rule texts give a time. */
+export function isoTime(ms: number): string {
+  return new Date(ms).toISOString().replace('.000Z', 'Z');
+}

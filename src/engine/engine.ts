@@ -19,6 +19,7 @@ import type { Template } from './templates.js';
 import type { CelProgram } from './cel.js';
 import { literalsRequiredBy } from './cel-literals.js';
 import { resolvedItems, resolverOnlySignals } from './resolution.js';
+import { isoTime } from '../core/duration.js';
 
 /** Longest evidence text kept (a log line can be much longer). */
 const MAX_EVIDENCE_TEXT = 2000;
@@ -635,10 +636,6 @@ const HISTORY_LINES_SHOWN = 10;
 function latestOf(times: readonly (number | undefined)[]): number | undefined {
   const known = times.filter((t): t is number => t !== undefined);
   return known.length > 0 ? Math.max(...known) : undefined;
-}
-
-function isoTime(ms: number): string {
-  return new Date(ms).toISOString().replace('.000Z', 'Z');
 }
 
 /** Every piece of resource evidence that says since when (at least one) began less than `youngMs` before the collection time. */

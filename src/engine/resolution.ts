@@ -140,10 +140,16 @@ export function signalsFiringAlone(rule: Rule): (LogSignal | EventSignal)[] {
 
 /**
  * Signals a rule reads only to resolve others (named by a `resolvedBy`, in no condition): what
- * they match shows a failure over, it is not evidence of one.
+ * they match shows a failure over, it is not evidence of one. Derived once per rule.
  */
-export function resolverOnlySignals(rule: Rule): Set<string> {
-  const resolvers = rule.signals.flatMap((s) => (s.type === 'log' || s.type === 'event' ? s.resolution.resolvers : [])).flatMap((r) => (r.type === 'signal' ? [r.signal] : []));
-  const decided = new Set([rule.condition, ...rule.severityWhen.flatMap((w) => (w.condition ? [w.condition] : []))].flatMap(signalNames));
-  return new Set(resolvers.filter((name) => !decided.has(name)));
+export function resolverOnlySignals(rule: Rule): ReadonlySet<string> {
+  let names = resolverOnly.get(rule);
+  if (!names) {
+    const resolvers = rule.signals.flatMap((s) => (s.type === 'log' || s.type === 'event' ? s.resolution.resolvers : [])).flatMap((r) => (r.type === 'signal' ? [r.signal] : []));
+    const decided = new Set([rule.condition, ...rule.severityWhen.flatMap((w) => (w.condition ? [w.condition] : []))].flatMap(signalNames));
+    resolverOnly.set(rule, (names = new Set(resolvers.filter((name) => !decided.has(name)))));
+  }
+  return names;
 }
+
+const resolverOnly = new WeakMap<Rule, ReadonlySet<string>>();

@@ -1,6 +1,6 @@
 import Handlebars from 'handlebars';
 import { binaryUnits } from '../core/bytes.js';
-import { formatDuration } from '../core/duration.js';
+import { formatDuration, isoTime } from '../core/duration.js';
 
 /**
  * Message, remediation and banner templates of rules: Handlebars on plain text (no HTML
@@ -23,7 +23,7 @@ hb.registerHelper('lower', (s: unknown) => String(s ?? '').toLowerCase());
 hb.registerHelper('upper', (s: unknown) => String(s ?? '').toUpperCase());
 hb.registerHelper('plural', (n: unknown, word: unknown) => `${String(n)} ${String(word)}${Number(n) === 1 ? '' : 's'}`);
 hb.registerHelper('time', (ms: unknown) =>
-  typeof ms === 'number' && Number.isFinite(ms) ? new Date(ms).toISOString().replace('.000Z', 'Z') : 'unknown time',
+  typeof ms === 'number' && Number.isFinite(ms) ? isoTime(ms) : 'unknown time',
 );
 hb.registerHelper('elapsed', (from: unknown, to: unknown) => {
   if (typeof from !== 'number' || typeof to !== 'number' || !Number.isFinite(from) || !Number.isFinite(to) || to < from) return 'an unknown time';
