@@ -18,6 +18,10 @@ import type { RiskData } from '../risks/load.js';
 import { updateRisks, type UpdateRisks } from '../risks/update-risks.js';
 import { clusterSummary } from '../facts/cluster-summary.js';
 import { analysisConsumers, analysisPool, threadsFor, type ConsumerOptions, type RuleSource, type WorkerConsumerOptions } from './consumers.js';
+import { RuleCosts } from '../engine/rule-costs.js';
+
+/** How many of the costliest rules `ruleCosts` lists. */
+const RULE_COSTS_LISTED = 20;
 
 /** One input read once: its facts, and (when rules are given) the engine's verdicts. */
 export interface Analysis {
@@ -33,6 +37,8 @@ export interface Analysis {
   digest?: Digest | undefined;
   /** Known update risks evaluated against the archive; absent without risk data. */
   updateRisks?: UpdateRisks | undefined;
+  /** The costliest rules in milliseconds, when asked (`ruleCosts`). */
+  ruleCosts?: { rule: string; ms: number }[] | undefined;
   problems: Problems;
   limits: Limits;
   durationMs: number;
@@ -65,6 +71,8 @@ export interface AnalyzeOptions {
    * a fixture may be one line that only its rule reads.
    */
   requireArchive?: boolean;
+  /** Time each rule's matching and evaluation (read on this thread: workers would each time their own part). */
+  ruleCosts?: boolean | undefined;
 }
 
 /** The whole pipeline for one input: source → layout → parsers → facts and rules, in one pass. */
@@ -81,12 +89,13 @@ export async function analyzeInput(input: string, options: AnalyzeOptions): Prom
     digest: options.digest ?? false,
     metrics: options.riskData?.metrics,
   };
-  const { logs, clusterRoots, facts, timeline, state, certificates, engine, inventory, digest, metrics, all: consumers } = analysisConsumers(consumerOptions, options.rules);
+  const costs = options.ruleCosts ? new RuleCosts() : undefined;
+  const { logs, clusterRoots, facts, timeline, state, certificates, engine, inventory, digest, metrics, all: consumers } = analysisConsumers(consumerOptions, options.rules, costs);
   // Every consumer must be able to run in a worker, and workers must be able to load the rules.
   const parallel = consumers.every(isParallel) && (options.rules === undefined || options.ruleSource !== undefined);
-  const threads = options.pool || !parallel ? 1 : await threadsFor(input, options.threads ?? 1, options.maxThreads);
+  const threads = options.pool || !parallel || costs ? 1 : await threadsFor(input, options.threads ?? 1, options.maxThreads);
   const ownPool = threads > 1 ? analysisPool(threads) : undefined;
-  const pool = parallel ? startInput(options.pool ?? ownPool, options, consumerOptions) : undefined;
+  const pool = parallel && !costs ? startInput(options.pool ?? ownPool, options, consumerOptions) : undefined;
   let summary: WalkSummary;
   try {
     summary = await walk(source, consumers, { problems, limits: options.limits, onProgress: options.onProgress, pool });
@@ -120,6 +129,7 @@ export async function analyzeInput(input: string, options: AnalyzeOptions): Prom
     inventory: inventory?.inventory(),
     digest: digest?.digest(explainedLines(result), gathered.collectedAt),
     updateRisks: risks,
+    ruleCosts: costs?.costliest(RULE_COSTS_LISTED),
     problems,
     limits: options.limits,
     durationMs: Date.now() - started,

@@ -20,6 +20,7 @@ import { MetricsCollector } from '../facts/metrics.js';
 import { BareLogRecogniser } from './recognised.js';
 import { ClusterRoots } from './clusters.js';
 import { EMBEDDED } from '../core/assets.js';
+import type { RuleCosts } from '../engine/rule-costs.js';
 
 /** Where rules were loaded from: worker threads load the same ones. */
 export interface RuleSource {
@@ -55,9 +56,9 @@ export interface AnalysisConsumers {
   all: EntryConsumer[];
 }
 
-export function analysisConsumers(options: ConsumerOptions, rules: readonly Rule[] | undefined): AnalysisConsumers {
+export function analysisConsumers(options: ConsumerOptions, rules: readonly Rule[] | undefined, costs?: RuleCosts): AnalysisConsumers {
   const facts = new FactsCollector(options.maxLineBytes);
-  const engine = rules ? new RuleEngine(rules, { maxLineBytes: options.maxLineBytes, bareInput: options.bareInput }) : undefined;
+  const engine = rules ? new RuleEngine(rules, { maxLineBytes: options.maxLineBytes, bareInput: options.bareInput, costs }) : undefined;
   const inventory = options.inventory ? new InventoryCollector() : undefined;
   const timeline = new TimelineSourcesCollector();
   const state = new ClusterStateCollector();

@@ -27,6 +27,7 @@ interface AnalyzeFlags extends LimitFlags {
   exclude?: string[];
   jobs: string;
   threads?: string;
+  ruleCosts?: boolean;
   quiet?: boolean;
   mdLimit?: string;
   mdFull?: boolean;
@@ -53,7 +54,8 @@ export function analyzeCommand(): Command {
       .option('-j, --jobs <n>', 'analyse up to n inputs at once, each in its own worker thread', '1')
       .option('-q, --quiet', 'print nothing but errors')
       .option('--md-limit <chars>', `Markdown report: characters at most, sections sharing them in priority order (default: ${MD_DEFAULT_LIMIT})`)
-      .option('--md-full', 'Markdown report: everything, with no size limit'),
+      .option('--md-full', 'Markdown report: everything, with no size limit')
+      .option('--rule-costs', "time each rule's matching and evaluation (reads on one thread) and list the costliest in the JSON report's stats.ruleCosts"),
   ))).action(async (inputs: string[], flags: AnalyzeFlags, command: Command) => {
     const jobs = Number(flags.jobs);
     if (!Number.isInteger(jobs) || jobs < 1) throw new UsageError(`--jobs needs a whole number of at least 1, not '${flags.jobs}'`);
@@ -73,7 +75,7 @@ export function analyzeCommand(): Command {
     const expansion = await expandInputs(inputs);
     const targets = expansion.inputs;
     const { threads, maxThreads, note } = threadsPerJob(threadsFrom(flags.threads), Math.min(jobs, targets.length));
-    const spec: BatchSpec = { limits: limitsFrom(flags), ruleDirs: flags.rules ?? [], ruleIds: [...chosen], selection, updateRisksDir: riskData?.dir, threads, maxThreads };
+    const spec: BatchSpec = { limits: limitsFrom(flags), ruleDirs: flags.rules ?? [], ruleIds: [...chosen], selection, updateRisksDir: riskData?.dir, threads, maxThreads, ruleCosts: flags.ruleCosts };
     const single = targets.length === 1;
     const formatGiven = command.getOptionValueSource('format') === 'cli';
     const { target, formats, jsonl } = await outputPlan(flags.output, flags.format, formatGiven, single);

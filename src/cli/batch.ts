@@ -35,6 +35,8 @@ export interface BatchSpec {
   updateRisksDir?: string | undefined;
   /** What `--only` / `--exclude` asked and left out, for every report to say. */
   selection?: RuleSelection | undefined;
+  /** `--rule-costs`: time each rule (on one thread) and list the costliest in the report's stats. */
+  ruleCosts?: boolean | undefined;
 }
 
 /** One input's result: its report, or the one-line reason there is none. */
@@ -51,7 +53,7 @@ export async function reportOf(
 ): Promise<Report> {
   const { limits, threads, maxThreads } = spec;
   const ruleSource = { dirs: spec.ruleDirs, ids: spec.ruleIds };
-  return withSelection(buildReport(await analyzeInput(input, { limits, rules, digest: true, riskData, onProgress, threads, maxThreads, ruleSource, pool })), spec.selection);
+  return withSelection(buildReport(await analyzeInput(input, { limits, rules, digest: true, riskData, onProgress, threads, maxThreads, ruleSource, pool, ruleCosts: spec.ruleCosts })), spec.selection);
 }
 
 /** The update-risk data a {@link BatchSpec} names. */

@@ -6,6 +6,7 @@ import { celEnv, celFunc, celList, celMap, CelScalar, parse, plan, isCelError, t
 import { quantityValue } from '../parsers/quantity.js';
 import { buildDateOf, compareVersions, satisfiesRange, isYStreamChange, minorOf } from '../facts/version.js';
 import { guardOf } from './cel-guards.js';
+import { CEL_ERROR, compileToJs, type CompiledFunctions } from './cel-compile.js';
 
 /**
  * `where` expressions in CEL, the language Kubernetes uses for validation rules and
@@ -34,21 +35,40 @@ const re2 = {
   },
 };
 
+/** The added functions over plain strings (a value of another type is not theirs: an error). */
+const ADDED = {
+  versionInRange: (v: string, range: string): boolean => satisfiesRange(v, range),
+  versionCompare: (a: string, b: string): number => compareVersions(a, b),
+  isYStream: (a: string, b: string): boolean => isYStreamChange(a, b),
+  minor: (v: string): string => minorOf(v) ?? '',
+  buildDate: (v: string): string => buildDateOf(v) ?? '',
+  quantity: (q: string): number => {
+    const value = quantityValue(q);
+    if (value === undefined) throw new Error(`not a resource quantity: ${q}`);
+    return value;
+  },
+  matches: (s: string, pattern: string): boolean => re2.compile(pattern).test(s),
+};
+
 const env = celEnv({
   re2,
   funcs: [
-    celFunc('versionInRange', [S, S], CelScalar.BOOL, (v, range) => satisfiesRange(v, range)),
-    celFunc('versionCompare', [S, S], CelScalar.INT, (a, b) => BigInt(compareVersions(a, b))),
-    celFunc('isYStream', [S, S], CelScalar.BOOL, (a, b) => isYStreamChange(a, b)),
-    celFunc('minor', [S], S, (v) => minorOf(v) ?? ''),
-    celFunc('buildDate', [S], S, (v) => buildDateOf(v) ?? ''),
-    celFunc('quantity', [S], CelScalar.DOUBLE, (q) => {
-      const value = quantityValue(q);
-      if (value === undefined) throw new Error(`not a resource quantity: ${q}`);
-      return value;
-    }),
+    celFunc('versionInRange', [S, S], CelScalar.BOOL, ADDED.versionInRange),
+    celFunc('versionCompare', [S, S], CelScalar.INT, (a, b) => BigInt(ADDED.versionCompare(a, b))),
+    celFunc('isYStream', [S, S], CelScalar.BOOL, ADDED.isYStream),
+    celFunc('minor', [S], S, ADDED.minor),
+    celFunc('buildDate', [S], S, ADDED.buildDate),
+    celFunc('quantity', [S], CelScalar.DOUBLE, ADDED.quantity),
   ],
 });
+
+/** The same functions for compiled programs, which see the data as it is. */
+const COMPILED_FUNCTIONS: CompiledFunctions = Object.fromEntries(
+  Object.entries(ADDED).map(([name, fn]) => [
+    name,
+    (...args: unknown[]) => (args.length === fn.length && args.every((a) => typeof a === 'string') ? (fn as (...s: string[]) => unknown)(...(args as string[])) : CEL_ERROR),
+  ]),
+);
 
 /** A compiled boolean expression, with the text it was compiled from (for what it needs of a file, see `cel-literals.ts`). */
 export type CelProgram = ((bindings: Record<string, unknown>) => boolean) & { readonly source: string };
@@ -77,6 +97,8 @@ function programOf(expression: string): { program: CelProgram; compiled: CelRun 
 /** Compiles a boolean CEL expression now (a syntax error throws CelCompileError); evaluation errors (a missing field) count as false. */
 export function compileCel(expression: string): CelProgram {
   const entry = programOf(expression);
+  // The interpreter's planner checks what the compiled form would take on trust (a function's name and arity).
+  interpretedCelProgram(expression);
   entry.compiled ??= compileCelProgram(expression);
   return entry.program;
 }
@@ -135,6 +157,12 @@ export function parseCel(expression: string): ParsedExpr {
 }
 
 function compileCelProgram(expression: string): CelRun {
+  const tree = parseCel(expression).expr;
+  return (tree && compileToJs(tree, COMPILED_FUNCTIONS)) ?? interpretedCelProgram(expression);
+}
+
+/** The interpreter's program, whatever the expression (`compileToJs` is held to its verdicts). */
+export function interpretedCelProgram(expression: string): CelRun {
   let program: (ctx: Record<string, CelInput>) => unknown;
   try {
     program = plan(env, parseCel(expression)) as (ctx: Record<string, CelInput>) => unknown;

@@ -20,6 +20,27 @@ import type { CelProgram } from './cel.js';
 import { literalsRequiredBy } from './cel-literals.js';
 import { resolvedItems, resolverOnlySignals } from './resolution.js';
 import { isoTime } from '../core/duration.js';
+import type { RuleCosts } from './rule-costs.js';
+
+/** What the signals matching one log line share: each regex's run, the line's parse. */
+interface LineShared {
+  runs: Map<RegExp, RegExpExecArray | null>;
+  parsed: ReturnType<typeof parseLogLine> | undefined;
+}
+
+/** Detached copies of the objects held, by the parsed original: several signals often hold one object. */
+const detachedObjects = new WeakMap<object, unknown>();
+
+/** An item to keep: its own fields copied, its object copied once for every signal that holds it. */
+function detached(item: Held): Held {
+  const { data, ...own } = item;
+  const copy: Held = detachData(own);
+  if (data === undefined) return copy;
+  if (typeof data !== 'object' || data === null) return { ...copy, data };
+  let object = detachedObjects.get(data);
+  if (object === undefined) detachedObjects.set(data, (object = detachData(data)));
+  return { ...copy, data: object };
+}
 
 /** Longest evidence text kept (a log line can be much longer). */
 const MAX_EVIDENCE_TEXT = 2000;
@@ -99,7 +120,7 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
 
   constructor(
     private readonly rules: readonly Rule[],
-    private readonly options: { maxLineBytes: number; bareInput: boolean },
+    private readonly options: { maxLineBytes: number; bareInput: boolean; costs?: RuleCosts | undefined },
   ) {
     for (const rule of rules) {
       for (const signal of rule.signals) {
@@ -204,35 +225,41 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
   }
 
   private matchLine(line: CandidateLine, entry: ClassifiedEntry): void {
-    let parsed: ReturnType<typeof parseLogLine> | undefined;
-    // Rules that share a regex (see `compiledRegex`) share its run on the line.
-    const runs = new Map<RegExp, RegExpExecArray | null>();
+    // Rules that share a regex (see `compiledRegex`) share its run on the line, and its parse.
+    const shared: LineShared = { runs: new Map(), parsed: undefined };
+    const costs = this.options.costs;
     for (const signal of line.signals) {
-      let match = runs.get(signal.regex);
-      if (match === undefined) runs.set(signal.regex, (match = signal.regex.exec(line.text)));
-      if (!match) continue;
-      const vouched = this.presenceOf.get(signal);
-      if (vouched) {
-        vouched.seen = true;
-        continue;
-      }
-      parsed ??= parseLogLine(line.text, line.lineNo);
-      if (signal.levels && (!parsed.klog || !signal.levels.has(parsed.klog.level))) continue;
-      const state = this.stateOf.get(signal)!;
-      this.hold(state, undefined, {
-        signal: signal.name,
-        file: entry.path,
-        line: line.lineNo,
-        // A klog time whose year could only be guessed from today's clock is no time at all.
-        time: parsed.klog?.yearFrom === 'clock' && parsed.time === parsed.klog.time ? undefined : parsed.time,
-        text: clip(line.text),
-        match: [match.index, match.index + match[0].length],
-        captures: match.groups ? { ...match.groups } : undefined,
-        namespace: entry.namespace,
-        pod: entry.pod,
-        container: entry.container,
-      });
+      const started = costs?.now();
+      this.matchSignalOnLine(signal, line, entry, shared);
+      if (started !== undefined) costs!.charge((this.stateOf.get(signal) ?? this.presenceOf.get(signal))!.rule.id, started);
     }
+  }
+
+  private matchSignalOnLine(signal: LogSignal, line: CandidateLine, entry: ClassifiedEntry, shared: LineShared): void {
+    let match = shared.runs.get(signal.regex);
+    if (match === undefined) shared.runs.set(signal.regex, (match = signal.regex.exec(line.text)));
+    if (!match) return;
+    const vouched = this.presenceOf.get(signal);
+    if (vouched) {
+      vouched.seen = true;
+      return;
+    }
+    const parsed = (shared.parsed ??= parseLogLine(line.text, line.lineNo));
+    if (signal.levels && (!parsed.klog || !signal.levels.has(parsed.klog.level))) return;
+    const state = this.stateOf.get(signal)!;
+    this.hold(state, undefined, {
+      signal: signal.name,
+      file: entry.path,
+      line: line.lineNo,
+      // A klog time whose year could only be guessed from today's clock is no time at all.
+      time: parsed.klog?.yearFrom === 'clock' && parsed.time === parsed.klog.time ? undefined : parsed.time,
+      text: clip(line.text),
+      match: [match.index, match.index + match[0].length],
+      captures: match.groups ? { ...match.groups } : undefined,
+      namespace: entry.namespace,
+      pod: entry.pod,
+      container: entry.container,
+    });
   }
 
   object(object: K8sObject, entry: ClassifiedEntry, place: ObjectPlace): void {
@@ -240,6 +267,7 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     const events = kind === 'Event' && isEventFile(entry);
     const states = kind === undefined ? undefined : this.resourceStatesByKind.get(kind);
     if (!events && !states) return;
+    const costs = this.options.costs;
     // Rules that share a `where` expression share its program: it runs once per object.
     let verdicts: Map<CelProgram, boolean> | undefined;
     const holds = (where: CelProgram): boolean => {
@@ -260,32 +288,49 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
       const candidates = this.eventStatesByReason.get(stringField(object, 'reason')) ?? this.eventStatesAnyReason;
       // Signals that share a message regex share its run on the event, as log lines do.
       const runs = new Map<RegExp, RegExpExecArray | null>();
-      for (const state of candidates) this.matchEvent(state, object, entry, place, holds, runs);
+      for (const state of candidates) {
+        const started = costs?.now();
+        this.matchEvent(state, object, entry, place, holds, runs);
+        if (started !== undefined) costs!.charge(state.rule.id, started);
+      }
     }
     if (!states || kind === undefined) return;
     const group = groupOf(object) ?? '';
     for (const state of states) {
-      const signal = state.signal as ResourceSignal;
-      if (group !== signal.group) continue;
-      const meta = object.metadata ?? {};
-      if (signal.namespace !== undefined && meta.namespace !== signal.namespace) continue;
-      if (signal.objectName !== undefined && meta.name !== signal.objectName) continue;
-      if (signal.where && !holds(signal.where)) continue;
-      const captured = signal.match ? matchField(object, signal.match) : {};
-      if (signal.match?.required && captured === undefined) continue;
-      const name = meta.name ?? '';
-      const ref = { kind, namespace: meta.namespace, name };
-      this.hold(state, identityKey(object), {
-        signal: signal.name,
-        file: entry.path,
-        line: place.line,
-        time: signal.since ? earliestTime(fieldValues(object, signal.since)) : undefined,
-        text: signal.summary ? summary(signal.summary) : clip(`${kind} ${meta.namespace ? `${meta.namespace}/` : ''}${name}`),
-        object: ref,
-        captures: { ...captured, kind, name, namespace: meta.namespace ?? '' },
-        data: object,
-      });
+      if (group !== (state.signal as ResourceSignal).group) continue;
+      const started = costs?.now();
+      this.matchResource(state, object, kind, entry, place, holds, summary);
+      if (started !== undefined) costs!.charge(state.rule.id, started);
     }
+  }
+
+  private matchResource(
+    state: SignalState,
+    object: K8sObject,
+    kind: string,
+    entry: ClassifiedEntry,
+    place: ObjectPlace,
+    holds: (where: CelProgram) => boolean,
+    summary: (template: Template) => string,
+  ): void {
+    const signal = state.signal as ResourceSignal;
+    const meta = object.metadata ?? {};
+    if (signal.namespace !== undefined && meta.namespace !== signal.namespace) return;
+    if (signal.objectName !== undefined && meta.name !== signal.objectName) return;
+    if (signal.where && !holds(signal.where)) return;
+    const captured = signal.match ? matchField(object, signal.match) : {};
+    if (signal.match?.required && captured === undefined) return;
+    const name = meta.name ?? '';
+    this.hold(state, identityKey(object), {
+      signal: signal.name,
+      file: entry.path,
+      line: place.line,
+      time: signal.since ? earliestTime(fieldValues(object, signal.since)) : undefined,
+      text: signal.summary ? summary(signal.summary) : clip(`${kind} ${meta.namespace ? `${meta.namespace}/` : ''}${name}`),
+      object: { kind, namespace: meta.namespace, name },
+      captures: { ...captured, kind, name, namespace: meta.namespace ?? '' },
+      data: object,
+    });
   }
 
   private matchEvent(
@@ -369,7 +414,7 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     }
     if (state.items.length >= state.rule.maxEvidence) this.drop(state, 1, item.time);
     // Kept to the end of the run: it must not keep the file it was parsed from.
-    else state.items.push(detachData(item));
+    else state.items.push(detached(item));
   }
 
   private drop(state: SignalState, count: number, latest: number | undefined): void {
@@ -395,8 +440,13 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
 
   /** Evaluates facts, conditions and scopes, and builds findings. */
   finish(facts: EngineFacts): EngineResult {
+    const costs = this.options.costs;
     for (const state of this.states) {
-      if (state.signal.type === 'fact') this.evaluateFact(state, facts);
+      if (state.signal.type === 'fact') {
+        const started = costs?.now();
+        this.evaluateFact(state, facts);
+        if (started !== undefined) costs!.charge(state.rule.id, started);
+      }
       else if (state.signal.type === 'resource' && state.signal.age) state.items = state.items.filter((item) => ageHolds((state.signal as ResourceSignal).age, item.time, facts.collectedAt));
       else if (state.signal.type === 'event') {
         const signal = state.signal;
@@ -413,40 +463,9 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     const subjects: LinkSubject[] = [];
     const holds = heldObjects(this.states, facts);
     for (const rule of this.rules) {
-      const scope = scopeOf(rule.applies, facts);
-      if (scope.notApplicable) {
-        result.notApplicable.push({ ruleId: rule.id, title: rule.title, component: rule.component, reason: scope.notApplicable });
-        continue;
-      }
-      const states = rule.signals.map((signal) => this.stateOf.get(signal)!);
-      setResolvedApart(states, facts.collectedAt);
-      const values = valuesOf(states);
-      const verdict = evaluateCondition(rule.condition, values);
-      const findings = verdict === true ? this.findingsOf(rule, states, values, facts, holds, scope.caveat) : [];
-      const history = this.historyOf(rule, states, findings, facts, holds, scope.caveat);
-      result.findings.push(...history);
-      // Nothing found: does the verdict hold whatever the parts not read or not gathered would have held?
-      const unread = verdict === false ? restsOn(rule, states, (s) => s.unread !== undefined) : [];
-      const notGathered = verdict === false && unread.length === 0 && partial ? restsOn(rule, states, (s) => notGatheredPart(s) !== undefined) : [];
-      if (unread.length > 0) {
-        result.notChecked.push({ ruleId: rule.id, title: rule.title, component: rule.component, reason: `part of its input was not read: ${unread[0]!.unread!}` });
-      } else if (notGathered.length > 0) {
-        const parts = [...new Set(notGathered.map((s) => notGatheredPart(s)!))];
-        result.checkedInPart.push({ ruleId: rule.id, title: rule.title, component: rule.component, reason: `nothing found in what was gathered, but ${parts.join('; ')} (an oc adm inspect holds only what it was asked for)` });
-      } else if (verdict === false || (verdict === true && findings.length === 0)) {
-        if (history.length === 0) result.passed.push({ ruleId: rule.id, title: rule.title, component: rule.component });
-      } else if (verdict === 'unknown') {
-        if (history.length > 0) continue;
-        const unknown = states.filter((s) => values.truth(s.signal.name) === 'unknown').map((s) => s.signal);
-        const missing = missingData(unknown, facts);
-        const notGiven = dataNotGiven(unknown, facts);
-        result.notChecked.push({ ruleId: rule.id, title: rule.title, component: rule.component, reason: `the archive lacks ${missing.join('; ')}`, ...(notGiven ? { notGiven } : {}) });
-      } else {
-        for (const { finding, subject } of findings) {
-          result.findings.push(finding);
-          subjects.push(subject);
-        }
-      }
+      const started = costs?.now();
+      this.finishRule(rule, facts, holds, partial, result, subjects);
+      if (started !== undefined) costs!.charge(rule.id, started);
     }
     const joined = joinFindings(subjects);
     for (const finding of result.findings) {
@@ -456,6 +475,44 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     }
     result.diagnosis = joined.diagnosis;
     return result;
+  }
+
+  /** A rule's verdict from its signals' states: findings, history, passed or not checked, into `result`. */
+  private finishRule(rule: Rule, facts: EngineFacts, holds: Holds, partial: boolean, result: EngineResult, subjects: LinkSubject[]): void {
+    const scope = scopeOf(rule.applies, facts);
+    if (scope.notApplicable) {
+      result.notApplicable.push({ ruleId: rule.id, title: rule.title, component: rule.component, reason: scope.notApplicable });
+      return;
+    }
+    const states = rule.signals.map((signal) => this.stateOf.get(signal)!);
+    setResolvedApart(states, facts.collectedAt);
+    const values = valuesOf(states);
+    const verdict = evaluateCondition(rule.condition, values);
+    const findings = verdict === true ? this.findingsOf(rule, states, values, facts, holds, scope.caveat) : [];
+    const history = this.historyOf(rule, states, findings, facts, holds, scope.caveat);
+    result.findings.push(...history);
+    // Nothing found: does the verdict hold whatever the parts not read or not gathered would have held?
+    const unread = verdict === false ? restsOn(rule, states, (s) => s.unread !== undefined) : [];
+    const notGathered = verdict === false && unread.length === 0 && partial ? restsOn(rule, states, (s) => notGatheredPart(s) !== undefined) : [];
+    if (unread.length > 0) {
+      result.notChecked.push({ ruleId: rule.id, title: rule.title, component: rule.component, reason: `part of its input was not read: ${unread[0]!.unread!}` });
+    } else if (notGathered.length > 0) {
+      const parts = [...new Set(notGathered.map((s) => notGatheredPart(s)!))];
+      result.checkedInPart.push({ ruleId: rule.id, title: rule.title, component: rule.component, reason: `nothing found in what was gathered, but ${parts.join('; ')} (an oc adm inspect holds only what it was asked for)` });
+    } else if (verdict === false || (verdict === true && findings.length === 0)) {
+      if (history.length === 0) result.passed.push({ ruleId: rule.id, title: rule.title, component: rule.component });
+    } else if (verdict === 'unknown') {
+      if (history.length > 0) return;
+      const unknown = states.filter((s) => values.truth(s.signal.name) === 'unknown').map((s) => s.signal);
+      const missing = missingData(unknown, facts);
+      const notGiven = dataNotGiven(unknown, facts);
+      result.notChecked.push({ ruleId: rule.id, title: rule.title, component: rule.component, reason: `the archive lacks ${missing.join('; ')}`, ...(notGiven ? { notGiven } : {}) });
+    } else {
+      for (const { finding, subject } of findings) {
+        result.findings.push(finding);
+        subjects.push(subject);
+      }
+    }
   }
 
   private findingsOf(rule: Rule, states: SignalState[], values: SignalValues, facts: EngineFacts, holds: Holds, caveat: string | undefined): { finding: Finding; subject: LinkSubject }[] {

@@ -79,7 +79,7 @@ export function buildReport(analysis: Analysis, now: Date = new Date()): Report 
     updateRisks: reportUpdateRisks(analysis.updateRisks),
     problems: problems.items,
     limits: analysis.limits,
-    stats: { entries: analysis.summary.entries, bytesRead: analysis.summary.bytesRead, durationMs: analysis.durationMs },
+    stats: { entries: analysis.summary.entries, bytesRead: analysis.summary.bytesRead, durationMs: analysis.durationMs, ruleCosts: analysis.ruleCosts },
   };
 }
 

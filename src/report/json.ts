@@ -67,6 +67,7 @@ export function toJsonReport(report: Report): JsonObject {
     bytesRead: num(report.stats.bytesRead),
     durationMs: num(report.stats.durationMs),
   };
+  if (report.stats.ruleCosts) out.stats.ruleCosts = report.stats.ruleCosts.map((c) => ({ rule: c.rule, ms: c.ms }));
   out.updateRisks = updateRisksJson(report.updateRisks ?? reportUpdateRisks(undefined));
   return out;
 }

@@ -404,5 +404,5 @@ export interface Report {
   /** What could not be read, and why. */
   problems: Problem[];
   limits: Limits;
-  stats: { entries: number; bytesRead: number; durationMs: number };
+  stats: { entries: number; bytesRead: number; durationMs: number; ruleCosts?: { rule: string; ms: number }[] | undefined };
 }

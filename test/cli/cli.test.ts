@@ -36,6 +36,17 @@ describe.runIf(existsSync(join(REAL, 'must-gather-aws.tar.xz')))(`inspect on the
 });
 
 describe('analyze: outputs and exit codes', () => {
+  it('--rule-costs lists the costliest rules in the JSON stats, with the same findings', () => {
+    const plain = JSON.parse(mgsift(['analyze', FIXTURE, '--format', 'json', '-o', '-']).stdout);
+    const timed = JSON.parse(mgsift(['analyze', FIXTURE, '--rule-costs', '--format', 'json', '-o', '-']).stdout);
+    expect(plain.stats.ruleCosts).toBeUndefined();
+    expect(timed.stats.ruleCosts.length).toBeGreaterThan(5);
+    expect(timed.stats.ruleCosts.map((c: { rule: string }) => c.rule)).toContain('cvo-final-sync-lost');
+    const ms = timed.stats.ruleCosts.map((c: { ms: number }) => c.ms);
+    expect(ms).toEqual([...ms].sort((x: number, y: number) => y - x));
+    expect(timed.findings.map((f: { id: string }) => f.id)).toEqual(plain.findings.map((f: { id: string }) => f.id));
+  });
+
   it('exits 1 when a finding is at or above --fail-on, 0 otherwise', () => {
     expect(mgsift(['analyze', FIXTURE, '--format', 'json', '-o', '-']).code).toBe(0);
     const failing = mgsift(['analyze', FIXTURE, '--format', 'json', '-o', '-', '--fail-on', 'warning']);
