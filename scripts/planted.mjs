@@ -6,6 +6,9 @@
  *
  *   node scripts/planted.mjs [-j N] [--json out.json] [--keep] [name-substring ...]
  *
+ * Root cases marked `heldBack: true` are kept out of a batch's rule work until the batch is done;
+ * the table marks them with `*` and the totals count them apart.
+ *
  * Needs the built CLI (dist/) and ../shared/samples-real/must-gather-aws.tar.xz.
  */
 import { writeFileSync } from 'node:fs';
@@ -41,9 +44,10 @@ const results = await pool(cases, jobs, async (c) => {
 });
 
 const cut = (s, n) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+const heldBack = new Set(cases.filter((c) => c.heldBack).map((c) => c.name));
 const rows = results.map((r) => {
   const found = r.expect === 'quiet' ? r.newFindings.map((f) => `${f.ruleId}(${f.severity})`).join(', ') || '-' : r.roots.map((x) => x.ruleId).join(', ') || '-';
-  return [r.name, r.expect, found, r.verdict];
+  return [heldBack.has(r.name) ? `${r.name} *` : r.name, r.expect, found, r.verdict];
 });
 const header = ['case', 'expected', 'roots found (quiet: new warning+)', 'verdict'];
 const widths = [Math.max(...rows.map((r) => r[0].length), 4), 34, 70, 8];
@@ -52,12 +56,16 @@ console.log(line(header));
 console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 for (const row of rows) console.log(line(row));
 
-const rootCases = results.filter((r) => r.expect !== 'quiet');
+const rootCases = results.filter((r) => r.expect !== 'quiet' && !heldBack.has(r.name));
+const heldBackCases = results.filter((r) => heldBack.has(r.name));
 const quietCases = results.filter((r) => r.expect === 'quiet');
-const named = rootCases.filter((r) => r.verdict === 'pass').length;
-const unjudged = rootCases.filter((r) => r.verdict === 'unjudged').length;
-const quiet = quietCases.filter((r) => r.verdict === 'pass').length;
-console.log(`\nnamed as root ${named}/${rootCases.length}${unjudged ? ` (${unjudged} without a match list)` : ''}, near-misses quiet ${quiet}/${quietCases.length}`);
+const passing = (list) => list.filter((r) => r.verdict === 'pass').length;
+const named = passing(rootCases);
+const namedHeldBack = passing(heldBackCases);
+const unjudged = [...rootCases, ...heldBackCases].filter((r) => r.verdict === 'unjudged').length;
+const quiet = passing(quietCases);
+const heldBackTotal = heldBackCases.length ? `, held back (*) ${namedHeldBack}/${heldBackCases.length}` : '';
+console.log(`\nnamed as root ${named}/${rootCases.length}${heldBackTotal}${unjudged ? ` (${unjudged} without a match list)` : ''}, near-misses quiet ${quiet}/${quietCases.length}`);
 
 const failing = results.filter((r) => r.verdict === 'FAIL' || r.verdict === 'ERROR');
 if (failing.length) {
@@ -72,4 +80,4 @@ if (failing.length) {
     }
   }
 }
-if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ named, rootCases: rootCases.length, quiet, quietCases: quietCases.length, results }, null, 2));
+if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ named, rootCases: rootCases.length, namedHeldBack, heldBackCases: heldBackCases.length, quiet, quietCases: quietCases.length, results }, null, 2));
