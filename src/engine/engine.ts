@@ -100,10 +100,16 @@ export interface EngineResult {
 export class RuleEngine implements ParallelConsumer<EngineTaken> {
   private readonly states: SignalState[] = [];
   private readonly logStates: SignalState[];
+  /**
+   * Log signals grouped by the files they read (rules often name the same containers): an
+   * entry is tested once per group, so a rule added to a group adds nothing to the test.
+   */
+  private readonly logGroups: { files: readonly LogSelector[]; states: SignalState[] }[] = [];
+  /** Resource signals by the file (group and resource) that holds their objects, with the words every such file must hold. */
+  private readonly resourcePlaces = new Map<string, { states: SignalState[]; words: ReadonlySet<string> | undefined }>();
   private readonly resourceStates: SignalState[];
-  /** Resource signals by the kind of object they match, and by the resource (file) that holds it. */
+  /** Resource signals by the kind of object they match. */
   private readonly resourceStatesByKind = new Map<string, SignalState[]>();
-  private readonly resourceStatesByResource = new Map<string, SignalState[]>();
   private readonly eventStates: SignalState[];
   /**
    * The event signals an event of a reason meets, in rule order: those whose `reason` regex names
@@ -140,38 +146,44 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     for (const state of this.resourceStates) {
       const signal = state.signal as ResourceSignal;
       for (const kind of signal.kinds) pushTo(this.resourceStatesByKind, kind, state);
-      for (const resource of signal.resources) pushTo(this.resourceStatesByResource, resource, state);
+      for (const resource of signal.resources) {
+        const place = this.resourcePlaces.get(placeKey(signal.group, resource)) ?? { states: [], words: new Set<string>() };
+        place.states.push(state);
+        const required = signal.where && literalsRequiredBy(signal.where.source);
+        place.words = required && place.words ? new Set([...place.words, ...required]) : undefined;
+        this.resourcePlaces.set(placeKey(signal.group, resource), place);
+      }
+    }
+    const groupOf = new Map<string, { files: readonly LogSelector[]; states: SignalState[] }>();
+    for (const state of this.logStates) {
+      const files = (state.signal as LogSignal).files;
+      const key = selectorsKey(files);
+      let group = groupOf.get(key);
+      if (!group) {
+        groupOf.set(key, (group = { files, states: [] }));
+        this.logGroups.push(group);
+      }
+      group.states.push(state);
     }
   }
 
   need(entry: ClassifiedEntry): Need | undefined {
     if (isLog(entry)) {
       let wanted = false;
-      const verdicts = new Map<readonly LogSelector[], boolean>();
-      for (const state of this.logStates) {
-        const files = (state.signal as LogSignal).files;
-        let selected = verdicts.get(files);
-        if (selected === undefined) verdicts.set(files, (selected = selects(files, entry, this.options.bareInput)));
-        if (!selected) continue;
-        state.gathered.add(entry.namespace ?? '');
+      for (const group of this.selectedLogGroups(entry)) {
+        for (const state of group.states) state.gathered.add(entry.namespace ?? '');
         wanted = true;
       }
       return wanted ? { text: true } : undefined;
     }
     if (entry.kind !== 'list' && entry.kind !== 'namespaced-object' && entry.kind !== 'cluster-object') return undefined;
-    let wanted = false;
-    // The words a file must hold for some signal to match in it; undefined once one needs none.
-    let words: Set<string> | undefined = new Set();
-    for (const state of (entry.resource !== undefined && this.resourceStatesByResource.get(entry.resource)) || []) {
-      const signal = state.signal as ResourceSignal;
-      if (holdsResource(entry, signal)) {
-        state.seen = true;
-        state.gathered.add(entry.namespace ?? '');
-        wanted = true;
-        const required = signal.where && literalsRequiredBy(signal.where.source);
-        if (required) for (const word of required) words?.add(word);
-        else words = undefined;
-      }
+    const place = entry.resource === undefined ? undefined : this.resourcePlaces.get(placeKey(entryGroup(entry), entry.resource));
+    let wanted = place !== undefined;
+    // The words a file must hold for some signal to match in it; undefined when one needs none.
+    let words: ReadonlySet<string> | undefined = place ? place.words : new Set();
+    for (const state of place?.states ?? []) {
+      state.seen = true;
+      state.gathered.add(entry.namespace ?? '');
     }
     if (isEventFile(entry) && this.eventStates.length > 0) {
       for (const state of this.eventStates) {
@@ -204,9 +216,13 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     return false;
   }
 
+  private selectedLogGroups(entry: ClassifiedEntry): { files: readonly LogSelector[]; states: SignalState[] }[] {
+    return this.logGroups.filter((group) => selects(group.files, entry, this.options.bareInput));
+  }
+
   text(chunk: Buffer, entry: ClassifiedEntry): void {
     if (this.scanner?.entry !== entry) {
-      const active = this.logStates.filter((s) => selects((s.signal as LogSignal).files, entry, this.options.bareInput));
+      const active = this.selectedLogGroups(entry).flatMap((group) => group.states);
       const signals: LogSignal[] = [];
       for (const state of active) {
         const signal = state.signal as LogSignal;
@@ -1040,8 +1056,19 @@ function selects(selectors: readonly LogSelector[], entry: ClassifiedEntry, bare
 }
 
 function holdsResource(entry: ClassifiedEntry, signal: ResourceSignal): boolean {
-  const group = entry.group === undefined || entry.group === 'core' ? '' : entry.group;
-  return entry.resource !== undefined && signal.resources.includes(entry.resource) && group === signal.group;
+  return entry.resource !== undefined && signal.resources.includes(entry.resource) && entryGroup(entry) === signal.group;
+}
+
+/** The API group of the objects an entry holds, as resource signals name it ('' for core). */
+function entryGroup(entry: ClassifiedEntry): string {
+  return entry.group === undefined || entry.group === 'core' ? '' : entry.group;
+}
+
+const placeKey = (group: string, resource: string): string => `${group}/${resource}`;
+
+/** One text per set of file selectors, whatever rule wrote it. */
+function selectorsKey(files: readonly LogSelector[]): string {
+  return JSON.stringify(files, (_key, value: unknown) => (value instanceof RegExp ? `/${value.source}/${value.flags}` : value));
 }
 
 function isEventFile(entry: ClassifiedEntry): boolean {

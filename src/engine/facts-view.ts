@@ -15,6 +15,16 @@ export interface EngineFacts extends Facts {
  * archive lacks the data, which makes a signal unknown and its rule not checked.
  */
 export function factValue(facts: EngineFacts, name: string): unknown {
+  // Several rules read one fact, and some are built (every certificate judged): once per analysis.
+  let values = factValues.get(facts);
+  if (!values) factValues.set(facts, (values = new Map()));
+  if (!values.has(name)) values.set(name, computedFact(facts, name));
+  return values.get(name);
+}
+
+const factValues = new WeakMap<EngineFacts, Map<string, unknown>>();
+
+function computedFact(facts: EngineFacts, name: string): unknown {
   switch (name) {
     case 'cluster':
       return facts.cluster;
