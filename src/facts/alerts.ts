@@ -223,6 +223,8 @@ export function alertObjects(alertname: string, labels: Record<string, string>, 
     if (meaning && !meaning.namespaced) out.push({ kind: meaning.kind, name: named });
     if (meaning?.namespaced && namespace !== undefined) out.push({ kind: meaning.kind, namespace, name: named });
   }
+  // kube-state-metrics' persistent-volume alerts (KubePersistentVolumeErrors) name a cluster-scoped volume.
+  if (labels['persistentvolume'] !== undefined) out.push({ kind: 'PersistentVolume', name: labels['persistentvolume'] });
   if (labels['node'] !== undefined) out.push({ kind: 'Node', name: labels['node'] });
   if (namespace !== undefined) out.push({ kind: 'Namespace', name: namespace });
   return out;

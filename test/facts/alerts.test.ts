@@ -75,5 +75,9 @@ describe('alertObjects', () => {
     ).toEqual({ kind: 'Machine', namespace: 'openshift-machine-api', name: 'ci-worker-a-x7k2p' });
     expect(alertObjects('SomeAlert', { name: 'x', namespace: 'ns' }, 'some_metric > 0')).toEqual([{ kind: 'Namespace', name: 'ns' }]);
     expect(alertObjects('KubeletDown', { node: 'master-0' })).toEqual([{ kind: 'Node', name: 'master-0' }]);
+    expect(alertObjects('KubePersistentVolumeErrors', { persistentvolume: 'pvc-1f0c', namespace: 'openshift-monitoring', phase: 'Failed' })[0]).toEqual({
+      kind: 'PersistentVolume',
+      name: 'pvc-1f0c',
+    });
   });
 });
