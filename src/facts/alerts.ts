@@ -191,10 +191,19 @@ const WORKLOAD_LABELS: readonly [label: string, kind: string][] = [
 ];
 
 /**
- * Objects an alert's labels name, most specific first. The `name` label means a ClusterOperator
- * only for the cluster-version operator's `cluster_operator_*` alerts (ClusterOperatorDown,
- * ClusterOperatorDegraded, ...): elsewhere it is anything.
+ * What the `name` label means, by the metric an alert's expression reads (elsewhere it is anything):
+ * the cluster-version operator's `cluster_operator_*` name ClusterOperators, the machine-api
+ * operator's `mapi_machine_*` Machines (MachineWithoutValidNode, MachineNotYetDeleted, …), OLM's
+ * `csv_abnormal` / `csv_succeeded` ClusterServiceVersions (CsvAbnormalFailedOver2Min, …).
  */
+const NAME_LABEL_KINDS: readonly { metric: string; kind: string; namespaced: boolean }[] = [
+  { metric: 'cluster_operator_', kind: 'ClusterOperator', namespaced: false },
+  { metric: 'mapi_machine_', kind: 'Machine', namespaced: true },
+  { metric: 'csv_abnormal', kind: 'ClusterServiceVersion', namespaced: true },
+  { metric: 'csv_succeeded', kind: 'ClusterServiceVersion', namespaced: true },
+];
+
+/** Objects an alert's labels name, most specific first. */
 export function alertObjects(alertname: string, labels: Record<string, string>, query?: string): AlertObject[] {
   const out: AlertObject[] = [];
   const namespace = labels['namespace'];
@@ -202,8 +211,20 @@ export function alertObjects(alertname: string, labels: Record<string, string>, 
     const name = labels[label];
     if (name !== undefined && namespace !== undefined) out.push({ kind, namespace, name });
   }
-  const aboutOperator = query !== undefined ? query.includes('cluster_operator_') : alertname.startsWith('ClusterOperator');
-  if (aboutOperator && labels['name'] !== undefined) out.push({ kind: 'ClusterOperator', name: labels['name'] });
+  const named = labels['name'];
+  if (named !== undefined) {
+    // Without the query (an Alertmanager copy), only the operator alerts are known by their name.
+    const meaning =
+      query !== undefined
+        ? NAME_LABEL_KINDS.find((k) => query.includes(k.metric))
+        : alertname.startsWith('ClusterOperator')
+          ? NAME_LABEL_KINDS[0]
+          : undefined;
+    if (meaning && !meaning.namespaced) out.push({ kind: meaning.kind, name: named });
+    if (meaning?.namespaced && namespace !== undefined) out.push({ kind: meaning.kind, namespace, name: named });
+  }
+  // kube-state-metrics' persistent-volume alerts (KubePersistentVolumeErrors) name a cluster-scoped volume.
+  if (labels['persistentvolume'] !== undefined) out.push({ kind: 'PersistentVolume', name: labels['persistentvolume'] });
   if (labels['node'] !== undefined) out.push({ kind: 'Node', name: labels['node'] });
   if (namespace !== undefined) out.push({ kind: 'Namespace', name: namespace });
   return out;

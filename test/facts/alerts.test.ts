@@ -63,8 +63,21 @@ describe('alertObjects', () => {
       kind: 'ClusterOperator',
       name: 'authentication',
     });
-    // `name` elsewhere is not an operator (CsvAbnormalOver30Min names a CSV with it).
+    // `name` is read by the metric the expression reads: a CSV for OLM's csv_abnormal, a Machine for mapi_machine_*.
     expect(alertObjects('CsvAbnormalOver30Min', { name: 'image-caching-operator.v0.0.1' }, 'csv_abnormal{phase=~"^(Replacing|Pending|Deleting|Unknown)$"}')).toEqual([]);
+    expect(alertObjects('CsvAbnormalFailedOver2Min', { name: 'etcdoperator.v0.9.4', namespace: 'shop' }, 'csv_abnormal{phase=~"^Failed$"}')[0]).toEqual({
+      kind: 'ClusterServiceVersion',
+      namespace: 'shop',
+      name: 'etcdoperator.v0.9.4',
+    });
+    expect(
+      alertObjects('MachineWithoutValidNode', { name: 'ci-worker-a-x7k2p', namespace: 'openshift-machine-api' }, 'sum by(name, namespace) (mapi_machine_created_timestamp_seconds unless on(node) kube_node_info) > 0')[0],
+    ).toEqual({ kind: 'Machine', namespace: 'openshift-machine-api', name: 'ci-worker-a-x7k2p' });
+    expect(alertObjects('SomeAlert', { name: 'x', namespace: 'ns' }, 'some_metric > 0')).toEqual([{ kind: 'Namespace', name: 'ns' }]);
     expect(alertObjects('KubeletDown', { node: 'master-0' })).toEqual([{ kind: 'Node', name: 'master-0' }]);
+    expect(alertObjects('KubePersistentVolumeErrors', { persistentvolume: 'pvc-1f0c', namespace: 'openshift-monitoring', phase: 'Failed' })[0]).toEqual({
+      kind: 'PersistentVolume',
+      name: 'pvc-1f0c',
+    });
   });
 });
