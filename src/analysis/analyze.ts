@@ -17,6 +17,7 @@ import { nothingRecognised } from './recognised.js';
 import type { RiskData } from '../risks/load.js';
 import { updateRisks, type UpdateRisks } from '../risks/update-risks.js';
 import { clusterSummary } from '../facts/cluster-summary.js';
+import { STILL_GOING_AFTER_INSTALL_MS } from '../facts/history.js';
 import { analysisConsumers, analysisPool, threadsFor, type ConsumerOptions, type RuleSource, type WorkerConsumerOptions } from './consumers.js';
 import { RuleCosts } from '../engine/rule-costs.js';
 
@@ -114,6 +115,8 @@ export async function analyzeInput(input: string, options: AnalyzeOptions): Prom
   const gathered = facts.facts();
   // Before the rules finish: the update's health insights are a fact they read.
   gathered.certificates = certificates?.result();
+  const window = recentLogWindow(gathered);
+  gathered.logTemplates = window && digest?.recentTemplates(window.from, window.to);
   gathered.summary = clusterSummary({ state: state.state(), cluster: gathered.cluster, history: gathered.history, collectedAt: gathered.collectedAt, alerts: gathered.alerts });
   if (problems.stopped !== undefined) engine?.truncated(problems.stopped.at);
   const archiveMetrics = metrics?.metrics();
@@ -134,6 +137,21 @@ export async function analyzeInput(input: string, options: AnalyzeOptions): Prom
     limits: options.limits,
     durationMs: Date.now() - started,
   };
+}
+
+/**
+ * The span fact `log.templates` counts lines in: the 30 minutes before the collection, from 15
+ * minutes after the install completed at the earliest (operators settle by then); undefined
+ * without the collection time.
+ */
+const RECENT_LOG_WINDOW_MS = 30 * 60_000;
+
+function recentLogWindow(facts: Facts): { from: number; to: number } | undefined {
+  const to = facts.collectedAt;
+  if (to === undefined) return undefined;
+  const installed = facts.history?.install?.completionTime;
+  const settled = installed === undefined ? -Infinity : installed + STILL_GOING_AFTER_INSTALL_MS;
+  return { from: Math.max(to - RECENT_LOG_WINDOW_MS, settled), to };
 }
 
 /** The pool's workers set up for this input. */

@@ -63,8 +63,9 @@ export function analysisConsumers(options: ConsumerOptions, rules: readonly Rule
   const timeline = new TimelineSourcesCollector();
   const state = new ClusterStateCollector();
   // Reading every ConfigMap's and Secret's certificates is costly: only when a rule reads them.
-  const certificates = rules?.some(readsCertificates) ? new CertificateCollector() : undefined;
-  const digest = options.digest ? new DigestCollector(options.maxLineBytes) : undefined;
+  const certificates = rules?.some((rule) => readsFact(rule, 'certificates')) ? new CertificateCollector() : undefined;
+  // The digest already folds every failure line: a rule reading what repeats costs nothing more.
+  const digest = options.digest || rules?.some((rule) => readsFact(rule, 'log.templates')) ? new DigestCollector(options.maxLineBytes) : undefined;
   const metrics = options.metrics ? new MetricsCollector(options.metrics) : undefined;
   const logs = new BareLogRecogniser(options.bareInput);
   const clusterRoots = new ClusterRoots();
@@ -72,8 +73,10 @@ export function analysisConsumers(options: ConsumerOptions, rules: readonly Rule
   return { logs, clusterRoots, facts, timeline, state, certificates, engine, inventory, digest, metrics, all };
 }
 
-function readsCertificates(rule: Rule): boolean {
-  return rule.signals.some((signal) => signal.type === 'fact' && signal.fact === 'certificates');
+
+/** Whether a rule has a signal on this fact. */
+function readsFact(rule: Rule, name: string): boolean {
+  return rule.signals.some((signal) => signal.type === 'fact' && signal.fact === name);
 }
 
 /** What a worker thread builds its consumers from. */

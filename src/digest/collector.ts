@@ -82,6 +82,19 @@ export interface Digest {
   components: DigestComponent[];
 }
 
+/** A template with its lines in the window before the collection (`recentTemplates`). */
+export interface RecentTemplate extends DigestTemplate {
+  recent: {
+    /** Lines (with a year) in the window. */
+    count: number;
+    /** Epoch ms: the start of the minute of its first line in the window, the end of the minute of its last. */
+    from: number;
+    to: number;
+    /** Minutes of the window with a line. */
+    minutes: number;
+  };
+}
+
 /** A log line some finding holds as evidence (same file and line: that line is explained). */
 export interface ExplainedLine {
   file: string;
@@ -112,6 +125,8 @@ interface TemplateState {
   dated: Span | undefined;
   yearless: Span | undefined;
   examples: (DigestExample & { yearless: boolean })[];
+  /** Lines with a year per minute (epoch ms / 60 000), the latest {@link MINUTES_KEPT} minutes of the template: how often it repeats near the collection. */
+  minutes: Map<number, number>;
 }
 
 interface ComponentState {
@@ -122,6 +137,13 @@ interface ComponentState {
   size: number;
   unfolded: number;
 }
+
+/**
+ * Minutes of lines kept per template, counted back from its latest line: the window rules read
+ * (`log.templates`, the 30 minutes before the collection) with room for logs gathered a while
+ * after the collection time was written.
+ */
+const MINUTES_KEPT = 90;
 
 /** Messages whose mask is remembered (the cache is emptied when full). */
 const MASK_CACHE_SIZE = 4096;
@@ -182,6 +204,7 @@ export class DigestCollector implements ParallelConsumer<FailuresTaken | undefin
   private readonly components = new Map<string, ComponentState>();
   private readonly fileComponents = new Map<string, string>();
   private templateCount = 0;
+  private logsSeen = 0;
   private lines = 0;
   /** Latest time with a year seen, the reference for yearless lines when the archive has no collection time. */
   private latest: number | undefined;
@@ -207,7 +230,14 @@ export class DigestCollector implements ParallelConsumer<FailuresTaken | undefin
   }
 
   need(entry: ClassifiedEntry): Need | undefined {
-    return digestsEntry(entry) ? { text: true } : undefined;
+    if (!digestsEntry(entry)) return undefined;
+    this.logsSeen++;
+    return { text: true };
+  }
+
+  /** Whether any log was offered: without one, what repeats in the logs is unknown. */
+  get readLogs(): boolean {
+    return this.logsSeen > 0;
   }
 
   text(chunk: Buffer, entry: ClassifiedEntry): void {
@@ -310,7 +340,7 @@ export class DigestCollector implements ParallelConsumer<FailuresTaken | undefin
       generalize(state.parts, parts);
     } else {
       if (owner.size >= this.limits.templatesPerComponent || this.templateCount >= this.limits.templates) return undefined;
-      state = { component, pattern: failure.pattern, level: failure.level, site: failure.site, parts, count: 0, files: new Map(), fileCount: 0, lastFile: '', dated: undefined, yearless: undefined, examples: [] };
+      state = { component, pattern: failure.pattern, level: failure.level, site: failure.site, parts, count: 0, files: new Map(), fileCount: 0, lastFile: '', dated: undefined, yearless: undefined, examples: [], minutes: new Map() };
       const members = owner.groups.get(group);
       if (members) members.push(state);
       else owner.groups.set(group, [state]);
@@ -333,6 +363,7 @@ export class DigestCollector implements ParallelConsumer<FailuresTaken | undefin
       else {
         state.dated = widen(state.dated, time);
         if (this.latest === undefined || time > this.latest) this.latest = time;
+        countMinute(state, time);
       }
     }
     const lines = state.files.get(file);
@@ -364,6 +395,34 @@ export class DigestCollector implements ParallelConsumer<FailuresTaken | undefin
     }
     components.sort((a, b) => b.count + b.unfolded - (a.count + a.unfolded) || compare(a.name, b.name));
     return { lines: this.lines, explained: explainedCount, components };
+  }
+
+  /**
+   * The templates with lines (with a year) from `from` to `to` (epoch ms; the window before the
+   * collection), most such lines first: what repeats near the collection, whatever rules
+   * explain. Undefined when no log was read.
+   */
+  recentTemplates(from: number, to: number): RecentTemplate[] | undefined {
+    if (!this.readLogs) return undefined;
+    const first = Math.floor(from / 60_000);
+    const last = Math.floor(to / 60_000);
+    const recent: RecentTemplate[] = [];
+    for (const owner of this.components.values()) {
+      for (const group of owner.groups.values()) {
+        for (const state of group) {
+          let count = 0;
+          const minutes: number[] = [];
+          for (const [minute, lines] of state.minutes) {
+            if (minute < first || minute > last) continue;
+            count += lines;
+            minutes.push(minute);
+          }
+          if (count === 0) continue;
+          recent.push({ ...templateOf(state, to), recent: { count, from: Math.min(...minutes) * 60_000, to: (Math.max(...minutes) + 1) * 60_000, minutes: minutes.length } });
+        }
+      }
+    }
+    return recent.sort((a, b) => b.recent.count - a.recent.count || compare(a.id, b.id));
   }
 
   /** Takes explained lines out of their templates; returns how many were failure lines. */
@@ -435,6 +494,15 @@ function find(owner: ComponentState, failure: FailureLine): TemplateState | unde
   const masked = maskMessage(failure.message);
   const parts = tokenize(masked);
   return owner.placed.get(placementKey(failure, masked)) ?? bestTemplate(owner.groups.get(groupKey(failure, parts)) ?? [], parts);
+}
+
+/** One more line in its minute; minutes older than {@link MINUTES_KEPT} before the template's latest line are dropped. */
+function countMinute(state: TemplateState, time: number): void {
+  const minute = Math.floor(time / 60_000);
+  state.minutes.set(minute, (state.minutes.get(minute) ?? 0) + 1);
+  if (state.minutes.size <= MINUTES_KEPT * 2) return;
+  const oldest = Math.floor(state.dated!.last / 60_000) - MINUTES_KEPT;
+  for (const kept of state.minutes.keys()) if (kept < oldest) state.minutes.delete(kept);
 }
 
 function widen(span: Span | undefined, time: number): Span {

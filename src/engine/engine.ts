@@ -121,6 +121,8 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
   /** Presence probes of log signals, and the state each one vouches for. */
   private readonly presenceOf = new Map<LogSignal, SignalState>();
   private scanner: { entry: ClassifiedEntry; scanner: LogScanner } | undefined;
+  /** The file being read's last lines, per `tail` signal. */
+  private readonly tails = new Map<SignalState, Held[]>();
   /** In a worker: what the current entry yields, with its unkeyed items per state. */
   private taken: { held: EngineTaken['held']; unkeyed: Map<number, number> } | undefined;
 
@@ -238,6 +240,16 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
   endText(entry: ClassifiedEntry): void {
     if (this.scanner?.entry === entry) this.scanner.scanner.end();
     this.scanner = undefined;
+    for (const [state, lines] of this.tails) this.hold(state, undefined, joinedTail(lines));
+    this.tails.clear();
+  }
+
+  /** A `tail` signal's latest lines of the file being read, held as one item at its end. */
+  private keepTail(state: SignalState, size: number, item: Held): void {
+    let lines = this.tails.get(state);
+    if (!lines) this.tails.set(state, (lines = []));
+    lines.push(item);
+    if (lines.length > size) lines.shift();
   }
 
   private matchLine(line: CandidateLine, entry: ClassifiedEntry): void {
@@ -263,7 +275,7 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     const parsed = (shared.parsed ??= parseLogLine(line.text, line.lineNo));
     if (signal.levels && (!parsed.klog || !signal.levels.has(parsed.klog.level))) return;
     const state = this.stateOf.get(signal)!;
-    this.hold(state, undefined, {
+    const item: Held = {
       signal: signal.name,
       file: entry.path,
       line: line.lineNo,
@@ -275,7 +287,9 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
       namespace: entry.namespace,
       pod: entry.pod,
       container: entry.container,
-    });
+    };
+    if (signal.tail !== undefined) this.keepTail(state, signal.tail, item);
+    else this.hold(state, undefined, item);
   }
 
   object(object: K8sObject, entry: ClassifiedEntry, place: ObjectPlace): void {
@@ -1128,6 +1142,15 @@ function summarize(item: unknown): string {
     .filter(([, v]) => ['string', 'number', 'boolean'].includes(typeof v))
     .map(([k, v]) => `${k}=${String(v)}`)
     .join(' ');
+}
+
+/** A file's last lines as one item: at the first line's place, timed by the last, the text of all. */
+function joinedTail(lines: readonly Held[]): Held {
+  const first = lines[0]!;
+  const text = lines.map((l) => l.text).join('\n');
+  // The end is what counts: cut from the front.
+  const clipped = text.length > MAX_EVIDENCE_TEXT ? `…${text.slice(-MAX_EVIDENCE_TEXT)}` : text;
+  return { ...first, time: lines[lines.length - 1]!.time, text: clipped, match: undefined, captures: undefined };
 }
 
 function clip(text: string): string {

@@ -4,6 +4,9 @@ import { currentRiskItems, takenRiskItems } from '../risks/applied.js';
 import type { DataNotGiven } from './findings.js';
 import { LIFECYCLE_SOURCE, lifecycleStatus } from '../facts/lifecycle.js';
 import { certificateItems } from '../facts/certificates.js';
+import type { RecentTemplate } from '../digest/collector.js';
+import { classifyPath } from '../layout/classify.js';
+import { isoTime } from '../core/duration.js';
 
 /** What rules see: the archive's facts, and the update risks when risk data was given. */
 export interface EngineFacts extends Facts {
@@ -75,9 +78,45 @@ function computedFact(facts: EngineFacts, name: string): unknown {
     case 'certificates':
       // Days left are counted from the collection time, never from now.
       return facts.certificates !== undefined && facts.collectedAt !== undefined ? certificateItems(facts.certificates, facts.collectedAt) : undefined;
+    case 'log.templates':
+      return facts.collectedAt === undefined ? undefined : facts.logTemplates?.map((template) => logTemplateItem(template, facts.collectedAt!));
     default:
       return undefined;
   }
+}
+
+/**
+ * A digest template as rules read it: where its lines come from (the pods of the files listed,
+ * the first one as its object), how many fell in the window and at what rate, one real line.
+ */
+function logTemplateItem(template: RecentTemplate, collectedAt: number): Record<string, unknown> {
+  const where = classifyPath(template.example.file);
+  const pods = [...new Set(template.files.map((f) => classifyPath(f.path).pod).filter((pod): pod is string => pod !== undefined))];
+  return {
+    id: template.id,
+    component: template.component,
+    namespace: where.namespace ?? '',
+    pod: where.pod ?? '',
+    container: where.container ?? '',
+    pods,
+    level: template.level,
+    pattern: template.pattern,
+    template: template.template,
+    count: template.count,
+    recent: template.recent.count,
+    activeMinutes: template.recent.minutes,
+    perMinute: Math.round((template.recent.count / Math.max(1, (template.recent.to - template.recent.from) / 60_000)) * 10) / 10,
+    quietMinutes: Math.max(0, Math.round((collectedAt - template.recent.to) / 60_000)),
+    since: isoTime(template.recent.from),
+    first: template.first,
+    last: template.last,
+    time: template.recent.from,
+    file: template.example.file,
+    line: template.example.line,
+    text: template.example.text,
+    files: template.files.map((f) => f.path),
+    object: where.namespace !== undefined && where.pod !== undefined ? { kind: 'Pod', namespace: where.namespace, name: where.pod } : undefined,
+  };
 }
 
 /**
@@ -140,6 +179,7 @@ export const FACT_NAMES = [
   'etcd.health',
   'etcd.alarms',
   'certificates',
+  'log.templates',
 ] as const;
 
 export function describeMissingFact(name: string, facts: EngineFacts): string {
@@ -150,6 +190,7 @@ export function describeMissingFact(name: string, facts: EngineFacts): string {
   if (name.startsWith('cvo')) return `cluster-version-operator logs (fact ${name})`;
   if (name === 'collection') return 'a must-gather timestamp file (fact collection)';
   if (name.startsWith('update.')) return `what the update in progress is judged by, a ClusterVersion, ClusterOperators and a time (${facts.summary?.updateUnknown ?? 'none read'}; fact ${name})`;
+  if (name === 'log.templates') return 'pod or host logs and the collection time (a must-gather timestamp file; fact log.templates)';
   if (name === 'certificates') return 'ConfigMaps or Secrets holding PEM certificates, and the collection time (a must-gather timestamp file; fact certificates)';
   if (name.startsWith('etcd.')) return `must-gather's etcd_info/ folder (member_list.json, endpoint_health.json, alarm_list.json; fact ${name})`;
   // Read after "the archive lacks": the data comes from the command line, not the archive.

@@ -134,7 +134,7 @@ interface RawResolution {
 }
 
 interface RawSignal {
-  log?: { files: Record<string, string | boolean>[]; regex: string; literal?: string | string[]; level?: string | string[]; ignoreCase?: boolean; presence?: string } & RawResolution;
+  log?: { files: Record<string, string | boolean>[]; regex: string; literal?: string | string[]; level?: string | string[]; ignoreCase?: boolean; presence?: string; tail?: number } & RawResolution;
   resource?: {
     group?: string;
     kind: string | string[];
@@ -287,6 +287,7 @@ export function loadRuleText(
           presence: undefined,
           resolution: NO_RESOLUTION,
         },
+        tail: log.tail,
         resolution: resolution([...base, 'log'], log),
       });
     } else if (spec.resource) {

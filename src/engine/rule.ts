@@ -90,6 +90,8 @@ export interface LogSignal extends SignalBase {
   levels: Set<string> | undefined;
   /** When set, the signal's data counts as present only once a line matching this is seen. */
   presence: LogSignal | undefined;
+  /** When set, one item per file: its last `tail` matching lines, joined (a container's last words). */
+  tail?: number | undefined;
   resolution: Resolution;
 }
 

@@ -167,4 +167,24 @@ describe('DigestCollector', () => {
     expect(t!.files).toHaveLength(3);
     expect(t!.moreFiles).toBe(5);
   });
+
+  it('counts a template\'s lines per minute: what it repeats in a window before the collection, yearless lines and other templates apart', () => {
+    const collector = collect([[CVO_LOG, CVO], [KUBELET, JOURNAL]]);
+    const at = (hhmm: string): number => Date.parse(`2021-08-03T${hhmm}:00Z`);
+    // 09:25 to 09:28 holds two of the three `error running apply` lines (09:25:51, 09:27:51) and the fatal line.
+    const recent = collector.recentTemplates(at('09:25'), at('09:28'))!;
+    expect(recent.map((t) => [t.template.slice(0, 40), t.recent.count, t.recent.minutes])).toEqual([
+      ['task.go:112] error running apply for clu', 2, 2],
+      ['start.go:21] error: the server is shutti', 1, 1],
+    ]);
+    expect(recent[0]!.recent.from).toBe(at('09:25'));
+    expect(recent[0]!.recent.to).toBe(at('09:28'));
+    expect(recent[0]!.count).toBe(3);
+    expect(collector.recentTemplates(at('10:00'), at('10:30'))).toEqual([]);
+  });
+
+  it('knows nothing of what repeats when no log was read', () => {
+    expect(collect([]).recentTemplates(0, Date.now())).toBeUndefined();
+  });
 });
+
