@@ -1,6 +1,6 @@
 import type { Need, ParallelConsumer } from '../ingest/consumer.js';
 import type { ClassifiedEntry } from '../layout/types.js';
-import { AuditLineSplitter, parseAuditLine } from '../parsers/audit.js';
+import { AuditLineSplitter, parseAuditLine, scanAuditRequest } from '../parsers/audit.js';
 import { AuditTally, DEFAULT_AUDIT_LIMITS, type AuditFile, type AuditFilter, type AuditLimits, type AuditState, type AuditSummary } from './audit.js';
 
 export interface AuditCollectorOptions {
@@ -69,9 +69,15 @@ export class AuditCollector implements ParallelConsumer<AuditState> {
     const file = this.tally.file(entry.path, serverOf(entry), entry.node ?? '');
     const splitter = new AuditLineSplitter((line) => {
       if (line === '') return;
+      const request = scanAuditRequest(line);
+      if (request !== undefined) {
+        this.tally.add(request, () => parseAuditLine(line), file);
+        return;
+      }
+      // Not in the API server's field order: read whole, once.
       const event = parseAuditLine(line);
-      if (event) this.tally.add(event, file);
-      else this.tally.notEvent();
+      if (event === undefined) this.tally.notEvent();
+      else this.tally.add(event, () => event, file);
     }, this.options.maxLineBytes);
     this.reading = { path: entry.path, splitter, file };
     return this.reading;

@@ -4,7 +4,7 @@
  * the busiest clients. Memory is bounded whatever the logs' size: tables keep at most
  * {@link MAX_KEYS} keys (the rest is counted), changes the newest `maxChanges`.
  */
-import type { AuditEvent } from '../parsers/audit.js';
+import type { AuditEvent, AuditRequest } from '../parsers/audit.js';
 
 /** Verbs that change what the API server stores. */
 export const MUTATING_VERBS: ReadonlySet<string> = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
@@ -106,10 +106,8 @@ export interface AuditDenied {
 export interface AuditClient {
   user: string;
   count: number;
-  /** Requests by HTTP status code (`"200": 1234`). */
+  /** Requests by HTTP status code (`"200": 1234`), most first. */
   codes: Record<string, number>;
-  /** The user agent of its last request. */
-  userAgent: string;
 }
 
 /** One audit log file read. */
@@ -164,7 +162,6 @@ interface Span {
 interface ClientTally {
   count: number;
   codes: Map<number, number>;
-  userAgent: string;
 }
 
 /** A change before it is listed (times in ms: sorted and cut cheaply). */
@@ -210,10 +207,15 @@ export function emptyAuditState(): AuditState {
 export class AuditTally {
   state: AuditState = emptyAuditState();
 
+  /** Whether the filters name an object: every request's line is then read for it. */
+  private readonly filtersObjects: boolean;
+
   constructor(
     private readonly filter: AuditFilter = {},
     private readonly limits: AuditLimits = DEFAULT_AUDIT_LIMITS,
-  ) {}
+  ) {
+    this.filtersObjects = filter.resource !== undefined || filter.name !== undefined || filter.namespace !== undefined;
+  }
 
   /** A file begins: its events are counted on it. */
   file(path: string, server: string, node: string): AuditFile {
@@ -226,42 +228,50 @@ export class AuditTally {
     this.state.counts.notEvents++;
   }
 
-  add(event: AuditEvent, file: AuditFile): void {
+  /**
+   * Adds one event: `request` is what it is counted by; `detail` reads the rest of its line,
+   * asked only for the requests listed (changes, refusals, throttling) or filtered by object.
+   */
+  add(request: AuditRequest, detail: () => AuditEvent | undefined, file: AuditFile): void {
     const state = this.state;
     file.events++;
     state.counts.read++;
-    const at = event.time;
+    const at = request.time;
     if (at !== undefined) {
       if (at < state.first) state.first = at;
       if (at > state.last) state.last = at;
     }
-    if (!FINAL_STAGES.has(event.stage)) return;
+    if (!FINAL_STAGES.has(request.stage)) return;
     state.counts.requests++;
-    if (!matches(event, this.filter)) return;
+    const filter = this.filter;
+    if (!matchesRequest(request, filter)) return;
+    const code = request.code;
+    const listed = code === 429 || code === 401 || code === 403 || this.isChange(request);
+    const event = listed || this.filtersObjects ? detail() : undefined;
+    if (this.filtersObjects && (event === undefined || !matchesObject(event, filter))) return;
     state.counts.matched++;
     const time = at ?? -Infinity;
-    if (this.isChange(event)) this.holdChange({ ...changeOf(event, file.server), at: time });
-    if (event.code === 429) {
+    if (event !== undefined && this.isChange(event) && !REVIEW_RESOURCES.has(event.resource)) this.holdChange({ ...changeOf(event, file.server), at: time });
+    if (event !== undefined && code === 429) {
       const key = `${event.user}\0${event.userAgent}`;
       const span = this.spanIn(state.throttled, key, () => ({ user: event.user, userAgent: event.userAgent }));
       if (span) widen(span, time);
-    } else if (event.code === 401 || event.code === 403) {
-      const key = `${event.user}\0${event.sourceIP}\0${event.code}`;
-      const span = this.spanIn(state.denied, key, () => ({ user: event.user, sourceIP: event.sourceIP, code: event.code }));
+    } else if (event !== undefined && (code === 401 || code === 403)) {
+      const key = `${event.user}\0${event.sourceIP}\0${code}`;
+      const span = this.spanIn(state.denied, key, () => ({ user: event.user, sourceIP: event.sourceIP, code }));
       if (span) widen(span, time);
     }
-    let client = state.clients.get(event.user);
+    let client = state.clients.get(request.user);
     if (client === undefined && state.clients.size < MAX_KEYS) {
-      client = { count: 0, codes: new Map(), userAgent: '' };
-      state.clients.set(event.user, client);
+      client = { count: 0, codes: new Map() };
+      state.clients.set(request.user, client);
     }
     if (client === undefined) {
       state.counts.pastKeyLimit++;
       return;
     }
     client.count++;
-    client.codes.set(event.code, (client.codes.get(event.code) ?? 0) + 1);
-    client.userAgent = event.userAgent;
+    client.codes.set(code, (client.codes.get(code) ?? 0) + 1);
   }
 
   /** Adds what another tally holds (a worker thread's, for one entry). */
@@ -289,7 +299,6 @@ export class AuditTally {
       }
       mine.count += tally.count;
       for (const [code, n] of tally.codes) mine.codes.set(code, (mine.codes.get(code) ?? 0) + n);
-      mine.userAgent = tally.userAgent;
     }
   }
 
@@ -314,13 +323,13 @@ export class AuditTally {
       clients: [...state.clients.entries()]
         .sort((a, b) => b[1].count - a[1].count || (a[0] < b[0] ? -1 : 1))
         .slice(0, this.limits.maxRows)
-        .map(([user, tally]) => ({ user, count: tally.count, codes: codesOf(tally.codes), userAgent: tally.userAgent })),
+        .map(([user, tally]) => ({ user, count: tally.count, codes: codesOf(tally.codes) })),
     };
   }
 
-  private isChange(event: AuditEvent): boolean {
-    if (!MUTATING_VERBS.has(event.verb) || REVIEW_RESOURCES.has(event.resource)) return false;
-    return this.filter.all === true || !isPlatformUser(event.user);
+  /** A mutating request by a person or a non-platform account (any account with `all`); reviews are told apart once the object is read. */
+  private isChange(request: AuditRequest): boolean {
+    return MUTATING_VERBS.has(request.verb) && (this.filter.all === true || !isPlatformUser(request.user));
   }
 
   private holdChange(change: HeldChange): void {
@@ -354,14 +363,18 @@ export class AuditTally {
   }
 }
 
-function matches(event: AuditEvent, filter: AuditFilter): boolean {
-  if (filter.user !== undefined && event.user !== filter.user) return false;
-  if (filter.verb !== undefined && event.verb !== filter.verb) return false;
+function matchesRequest(request: AuditRequest, filter: AuditFilter): boolean {
+  if (filter.user !== undefined && request.user !== filter.user) return false;
+  if (filter.verb !== undefined && request.verb !== filter.verb) return false;
+  if (filter.since !== undefined && (request.time === undefined || request.time < filter.since)) return false;
+  if (filter.until !== undefined && (request.time === undefined || request.time > filter.until)) return false;
+  return true;
+}
+
+function matchesObject(event: AuditEvent, filter: AuditFilter): boolean {
   if (filter.resource !== undefined && event.resource !== filter.resource) return false;
   if (filter.name !== undefined && event.name !== filter.name) return false;
   if (filter.namespace !== undefined && event.namespace !== filter.namespace) return false;
-  if (filter.since !== undefined && (event.time === undefined || event.time < filter.since)) return false;
-  if (filter.until !== undefined && (event.time === undefined || event.time > filter.until)) return false;
   return true;
 }
 

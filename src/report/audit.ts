@@ -58,8 +58,8 @@ export function auditTables(summary: AuditSummary, options: { maxChanges?: numbe
     },
     {
       title: 'Busiest clients',
-      head: ['User', 'Requests', 'By code', 'Last user agent'],
-      rows: summary.clients.map((c) => [c.user, String(c.count), codesText(c.codes), c.userAgent]),
+      head: ['User', 'Requests', 'By code'],
+      rows: summary.clients.map((c) => [c.user, String(c.count), codesText(c.codes)]),
       empty: 'No request.',
     },
   ];
