@@ -12,7 +12,7 @@ export interface AuditCollectorOptions {
 }
 
 /** A file named as an audit log (`audit.log`, `audit-<time>.log`, `<node>-audit.log.gz`) outside a gather tree. */
-const AUDIT_FILE_NAME = /(?:^|[/-])audit(?:-[^/]*)?\.log(?:\.gz)?$/;
+const AUDIT_FILE_NAME = /(?:^|[/-])audit[^/]*\.log(?:\.gz)?$/;
 
 /**
  * Reads the audit logs of an input into an {@link AuditTally}: the `audit_logs/<server>/` files

@@ -553,7 +553,7 @@ export const LAYOUT_TABLE: readonly LayoutRule[] = [
     kind: 'audit-log',
     format: 'text',
     needle: 'audit_logs/',
-    pattern: rx(`${AT}audit_logs/(?<service>${SEG})/(?<node>[^/]+)-(?<name>audit(?:-[^/]*)?\\.log)(?:\\.gz)?$`),
+    pattern: rx(`${AT}audit_logs/(?<service>${SEG})/(?<node>[^/]+)-(?<name>audit[^/]*\\.log)(?:\\.gz)?$`),
     evidence: 'gather-extra',
     rooted: true,
     note:

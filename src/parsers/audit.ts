@@ -54,7 +54,7 @@ function eventStart(line: string): number {
   const start = line.indexOf('{');
   if (start < 0 || start > 8) return -1;
   const marker = line.indexOf(API_VERSION, start);
-  return marker < 0 || marker > start + 64 ? -1 : start;
+  return marker < 0 ? -1 : start;
 }
 
 /**
