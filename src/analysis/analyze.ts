@@ -81,7 +81,7 @@ export async function analyzeInput(input: string, options: AnalyzeOptions): Prom
     digest: options.digest ?? false,
     metrics: options.riskData?.metrics,
   };
-  const { logs, clusterRoots, facts, timeline, state, certificates, engine, inventory, digest, metrics, all: consumers } = analysisConsumers(consumerOptions, options.rules);
+  const { logs, clusterRoots, facts, timeline, state, certificates, engine, inventory, digest, metrics, audit, all: consumers } = analysisConsumers(consumerOptions, options.rules);
   // Every consumer must be able to run in a worker, and workers must be able to load the rules.
   const parallel = consumers.every(isParallel) && (options.rules === undefined || options.ruleSource !== undefined);
   const threads = options.pool || !parallel ? 1 : await threadsFor(input, options.threads ?? 1, options.maxThreads);
@@ -105,6 +105,8 @@ export async function analyzeInput(input: string, options: AnalyzeOptions): Prom
   const gathered = facts.facts();
   // Before the rules finish: the update's health insights are a fact they read.
   gathered.certificates = certificates?.result();
+  const auditSummary = audit.summary();
+  gathered.audit = auditSummary.files.length > 0 ? auditSummary : undefined;
   gathered.summary = clusterSummary({ state: state.state(), cluster: gathered.cluster, history: gathered.history, collectedAt: gathered.collectedAt, alerts: gathered.alerts });
   if (problems.stopped !== undefined) engine?.truncated(problems.stopped.at);
   const archiveMetrics = metrics?.metrics();

@@ -189,6 +189,8 @@ export interface AuditLimits {
 }
 
 export const DEFAULT_AUDIT_LIMITS: AuditLimits = { maxChanges: 1000, maxRows: 20 };
+/** What an analysis keeps for its report and rules: `mgsift audit` lists the rest. */
+export const REPORT_AUDIT_LIMITS: AuditLimits = { maxChanges: 200, maxRows: 10 };
 
 export function emptyAuditState(): AuditState {
   return {

@@ -12,6 +12,7 @@ import { updateRecommendations, type UpdateRecommendations } from './updates.js'
 import { insightsRecommendations, type InsightsRecommendation } from './insights.js';
 import type { ClusterSummary } from './cluster-summary.js';
 import type { CertificateBundle } from './certificates.js';
+import type { AuditSummary } from './audit.js';
 
 const CVO_NAMESPACE = 'openshift-cluster-version';
 const CVO_CONTAINER = 'cluster-version-operator';
@@ -49,6 +50,8 @@ export interface Facts {
   summary?: ClusterSummary | undefined;
   /** PEM certificates of ConfigMaps and Secrets (made from what `CertificateCollector` read); undefined when none of either was read. */
   certificates?: CertificateBundle[] | undefined;
+  /** What the API servers' audit logs say (made from what `AuditCollector` read); undefined without audit logs. */
+  audit?: AuditSummary | undefined;
 }
 
 /** What one entry adds to the facts (see {@link ParallelConsumer}). */

@@ -5,7 +5,10 @@
  */
 import type { AuditChange, AuditSummary } from '../facts/audit.js';
 import type { Problem } from '../core/problems.js';
-import { displayTime } from './common.js';
+import { findingId, type Finding } from '../engine/findings.js';
+import { pluralOf } from '../parsers/k8s.js';
+import type { JsonObject } from './json.js';
+import { displayTime, sanitizeText } from './common.js';
 import { mdText, table } from './md.js';
 import { cut, flat } from './timeline-table.js';
 
@@ -24,6 +27,88 @@ export interface AuditTable {
   rows: string[][];
   /** Said when the table has no row. */
   empty: string;
+}
+
+/** The audit logs in a report: what they say, and who changed the objects the findings are about. */
+export interface ReportAudit {
+  summary: AuditSummary;
+  about: AuditAbout[];
+}
+
+/** The changes by people and non-platform accounts to an object a finding is about, newest first. */
+export interface AuditAbout {
+  finding: string;
+  object: string;
+  changes: AuditChange[];
+}
+
+/** Changes listed per object a finding is about. */
+const CHANGES_PER_OBJECT = 3;
+/** Changes the report's Audit section lists (the JSON report holds those the analysis kept). */
+export const REPORT_CHANGES_SHOWN = 20;
+
+export function reportAudit(summary: AuditSummary | undefined, findings: readonly Finding[]): ReportAudit | undefined {
+  if (summary === undefined) return undefined;
+  const about: AuditAbout[] = [];
+  for (const finding of findings) {
+    for (const object of finding.about) {
+      const resource = pluralOf(object.kind);
+      const changes = summary.changes.filter((c) => c.resource === resource && c.name === object.name && (object.namespace === undefined || c.namespace === object.namespace));
+      if (changes.length > 0) about.push({ finding: findingId(finding), object: changeObject({ resource, namespace: object.namespace ?? '', name: object.name, subresource: '' }), changes: changes.slice(0, CHANGES_PER_OBJECT) });
+    }
+  }
+  return { summary, about };
+}
+
+/** `alice patch (200) at 2026-03-14 08:40:03Z from 10.0.4.17, oc/4.14.0 …`. */
+export function changeSentence(change: AuditChange): string {
+  const sub = change.subresource !== '' ? ` ${change.subresource}` : '';
+  return `${change.user} ${change.verb}${sub} (${codeText(change.code) || 'no code'}) at ${displayTime(change.time)} from ${change.sourceIP || 'an unknown address'}, ${change.userAgent || 'no user agent'}`;
+}
+
+/** The identity line's audit entry: the window the logs cover. */
+export function auditWindowText(summary: AuditSummary): string {
+  const w = summary.window;
+  const span = w ? `${displayTime(w.first)} to ${displayTime(w.last)}` : 'no event time';
+  return `${span} (${summary.files.length} file${summary.files.length === 1 ? '' : 's'}, ${summary.events.requests} requests)`;
+}
+
+/** The notes under the report's Audit section: what it leaves out to the JSON report and `mgsift audit`. */
+function reportAuditNotes(audit: ReportAudit): string[] {
+  const more = audit.summary.changes.length - REPORT_CHANGES_SHOWN;
+  const shown = more > 0 ? [`${more} more change${more === 1 ? ' is' : 's are'} in the JSON report; \`mgsift audit <input>\` lists every one.`] : [];
+  return [...shown, ...auditNotes(audit.summary)];
+}
+
+/** The report's Audit section in HTML (templates/partials/audit.hbs): plain text, escaped by the template. */
+export interface AuditView {
+  headline: string;
+  about: { object: string; finding: string; changes: string }[];
+  tables: AuditTable[];
+  notes: string[];
+}
+
+export function auditView(audit: ReportAudit): AuditView {
+  return {
+    headline: sanitizeText(auditHeadline(audit.summary)),
+    about: audit.about.map((a) => ({ object: sanitizeText(a.object), finding: sanitizeText(a.finding), changes: sanitizeText(a.changes.map(changeSentence).join('; ')) })),
+    tables: auditTables(audit.summary, { maxChanges: REPORT_CHANGES_SHOWN }).map((t) => ({ ...t, rows: t.rows.map((row) => row.map(sanitizeText)) })),
+    notes: reportAuditNotes(audit).map(sanitizeText),
+  };
+}
+
+/** The report's Audit section in Markdown. */
+export function auditMarkdownSection(audit: ReportAudit): string[] {
+  const parts = ['## Audit', '', mdText(auditHeadline(audit.summary)), ''];
+  if (audit.about.length > 0) {
+    parts.push('### Who changed what the findings are about', '');
+    for (const a of audit.about) parts.push(`- ${mdText(`${a.object} (${a.finding}): ${a.changes.map(changeSentence).join('; ')}`)}`);
+    parts.push('');
+  }
+  parts.push(...auditMarkdownTables(audit.summary, 3, { maxChanges: REPORT_CHANGES_SHOWN }));
+  const notes = reportAuditNotes(audit);
+  if (notes.length > 0) parts.push(...notes.map((n) => `- ${mdText(n)}`), '');
+  return parts;
 }
 
 /** The object a change is about: `machineconfigpools/worker`, `namespaces/x/pods/y (exec)`. */
@@ -120,20 +205,29 @@ export function auditMarkdownTables(summary: AuditSummary, level: number, option
 
 /** The document as JSON: the keys schema/audit.schema.json describes. */
 export function renderAuditJson(doc: AuditDoc): string {
-  const { summary } = doc;
-  const out = {
-    input: doc.input,
-    filters: doc.filters,
-    files: summary.files,
-    events: summary.events,
-    window: summary.window ?? null,
-    changes: summary.changes,
-    throttled: summary.throttled,
-    denied: summary.denied,
-    clients: summary.clients,
-    problems: doc.problems,
-  };
+  const out = { input: doc.input, filters: doc.filters, ...summaryJson(doc.summary), problems: doc.problems };
   return `${JSON.stringify(out, null, 2)}\n`;
+}
+
+/** The report's `audit` (schema/report.schema.json): the summary's keys, and `about`. */
+export function auditJson(audit: ReportAudit): JsonObject {
+  return { ...summaryJson(audit.summary), about: audit.about.map((a) => ({ finding: a.finding, object: a.object, changes: a.changes.map(changeJson) })) };
+}
+
+function summaryJson(summary: AuditSummary): JsonObject {
+  return {
+    files: summary.files.map((f) => ({ path: f.path, server: f.server, node: f.node, events: f.events, ...(f.notReadWhole !== undefined ? { notReadWhole: f.notReadWhole } : {}) })),
+    events: { ...summary.events },
+    window: summary.window ? { ...summary.window } : null,
+    changes: summary.changes.map(changeJson),
+    throttled: summary.throttled.map((t) => ({ ...t })),
+    denied: summary.denied.map((d) => ({ ...d })),
+    clients: summary.clients.map((c) => ({ user: c.user, count: c.count, codes: { ...c.codes } })),
+  };
+}
+
+function changeJson(change: AuditChange): JsonObject {
+  return { ...change };
 }
 
 function problemText(p: Problem): string {
