@@ -4,6 +4,7 @@ import { currentRiskItems, takenRiskItems } from '../risks/applied.js';
 import type { DataNotGiven } from './findings.js';
 import { LIFECYCLE_SOURCE, lifecycleStatus } from '../facts/lifecycle.js';
 import { certificateItems } from '../facts/certificates.js';
+import { auditItems } from '../facts/audit-items.js';
 
 /** What rules see: the archive's facts, and the update risks when risk data was given. */
 export interface EngineFacts extends Facts {
@@ -50,6 +51,10 @@ export function factValue(facts: EngineFacts, name: string): unknown {
       return facts.updates?.accepted;
     case 'insights.recommendations':
       return facts.insights;
+    case 'audit.changes':
+    case 'audit.throttled':
+    case 'audit.denied':
+      return facts.audit ? auditItems(facts.audit, name, facts.collectedAt) : undefined;
     case 'lifecycle':
       return facts.cluster?.currentVersion !== undefined && facts.collectedAt !== undefined ? lifecycleStatus(facts.cluster.currentVersion, facts.collectedAt) : undefined;
     case 'update.status':
@@ -130,6 +135,9 @@ export const FACT_NAMES = [
   'etcd.health',
   'etcd.alarms',
   'certificates',
+  'audit.changes',
+  'audit.throttled',
+  'audit.denied',
 ] as const;
 
 export function describeMissingFact(name: string, facts: EngineFacts): string {
@@ -141,6 +149,7 @@ export function describeMissingFact(name: string, facts: EngineFacts): string {
   if (name === 'collection') return 'a must-gather timestamp file (fact collection)';
   if (name.startsWith('update.')) return `what the update in progress is judged by, a ClusterVersion, ClusterOperators and a time (${facts.summary?.updateUnknown ?? 'none read'}; fact ${name})`;
   if (name === 'certificates') return 'ConfigMaps or Secrets holding PEM certificates, and the collection time (a must-gather timestamp file; fact certificates)';
+  if (name.startsWith('audit.')) return `the API servers' audit logs (audit_logs/<server>/ of must-gather's gather_audit_logs; fact ${name})`;
   if (name.startsWith('etcd.')) return `must-gather's etcd_info/ folder (member_list.json, endpoint_health.json, alarm_list.json; fact ${name})`;
   // Read after "the archive lacks": the data comes from the command line, not the archive.
   const notGiven = notGivenFor(name, facts);
