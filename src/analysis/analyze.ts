@@ -91,7 +91,7 @@ export async function analyzeInput(input: string, options: AnalyzeOptions): Prom
     metrics: options.riskData?.metrics,
   };
   const costs = options.ruleCosts ? new RuleCosts() : undefined;
-  const { logs, clusterRoots, facts, timeline, state, certificates, engine, inventory, digest, metrics, all: consumers } = analysisConsumers(consumerOptions, options.rules, costs);
+  const { logs, clusterRoots, facts, timeline, state, certificates, engine, inventory, digest, metrics, audit, all: consumers } = analysisConsumers(consumerOptions, options.rules, costs);
   // Every consumer must be able to run in a worker, and workers must be able to load the rules.
   const parallel = consumers.every(isParallel) && (options.rules === undefined || options.ruleSource !== undefined);
   const threads = options.pool || !parallel || costs ? 1 : await threadsFor(input, options.threads ?? 1, options.maxThreads);
@@ -117,6 +117,8 @@ export async function analyzeInput(input: string, options: AnalyzeOptions): Prom
   gathered.certificates = certificates?.result();
   const window = recentLogWindow(gathered);
   gathered.logTemplates = window && digest?.recentTemplates(window.from, window.to);
+  const auditSummary = audit.summary();
+  gathered.audit = auditSummary.files.length > 0 ? auditSummary : undefined;
   gathered.summary = clusterSummary({ state: state.state(), cluster: gathered.cluster, history: gathered.history, collectedAt: gathered.collectedAt, alerts: gathered.alerts });
   if (problems.stopped !== undefined) engine?.truncated(problems.stopped.at);
   const archiveMetrics = metrics?.metrics();

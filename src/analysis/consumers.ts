@@ -17,6 +17,8 @@ import { loadRules } from '../engine/load.js';
 import type { Rule } from '../engine/rule.js';
 import { DigestCollector } from '../digest/collector.js';
 import { MetricsCollector } from '../facts/metrics.js';
+import { AuditCollector } from '../facts/audit-collector.js';
+import { REPORT_AUDIT_LIMITS } from '../facts/audit.js';
 import { BareLogRecogniser } from './recognised.js';
 import { ClusterRoots } from './clusters.js';
 import { EMBEDDED } from '../core/assets.js';
@@ -52,6 +54,8 @@ export interface AnalysisConsumers {
   inventory?: InventoryCollector | undefined;
   digest?: DigestCollector | undefined;
   metrics?: MetricsCollector | undefined;
+  /** The audit logs (`audit_logs/<server>/`), read only where the input holds them. */
+  audit: AuditCollector;
   /** All of them, in the order every thread uses. */
   all: EntryConsumer[];
 }
@@ -69,8 +73,9 @@ export function analysisConsumers(options: ConsumerOptions, rules: readonly Rule
   const metrics = options.metrics ? new MetricsCollector(options.metrics) : undefined;
   const logs = new BareLogRecogniser(options.bareInput);
   const clusterRoots = new ClusterRoots();
-  const all: EntryConsumer[] = [logs, clusterRoots, facts, timeline, state, ...(certificates ? [certificates] : []), ...(engine ? [engine] : []), ...(inventory ? [inventory] : []), ...(digest ? [digest] : []), ...(metrics ? [metrics] : [])];
-  return { logs, clusterRoots, facts, timeline, state, certificates, engine, inventory, digest, metrics, all };
+  const audit = new AuditCollector({ maxLineBytes: options.maxLineBytes, limits: REPORT_AUDIT_LIMITS });
+  const all: EntryConsumer[] = [logs, clusterRoots, facts, timeline, state, audit, ...(certificates ? [certificates] : []), ...(engine ? [engine] : []), ...(inventory ? [inventory] : []), ...(digest ? [digest] : []), ...(metrics ? [metrics] : [])];
+  return { logs, clusterRoots, facts, timeline, state, certificates, engine, inventory, digest, metrics, audit, all };
 }
 
 

@@ -8,6 +8,7 @@ import { analyzeCommand } from './analyze.js';
 import { rulesCommand } from './rules.js';
 import { timelineCommand } from './timeline.js';
 import { diffCommand } from './diff.js';
+import { auditCommand } from './audit.js';
 import { toolInfo } from '../report/build.js';
 import { toolLine } from '../report/common.js';
 
@@ -38,6 +39,7 @@ program.addCommand(analyzeCommand());
 program.addCommand(rulesCommand());
 program.addCommand(timelineCommand());
 program.addCommand(diffCommand());
+program.addCommand(auditCommand());
 /**
  * Commander's own errors (an unknown option or command, a missing argument, a value out of its
  * choices) as every other error: one `mgsift: error: …` line, exit 2 (main). The help commander

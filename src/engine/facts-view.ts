@@ -7,6 +7,7 @@ import { certificateItems } from '../facts/certificates.js';
 import type { RecentTemplate } from '../digest/collector.js';
 import { classifyPath } from '../layout/classify.js';
 import { isoTime } from '../core/duration.js';
+import { auditItems } from '../facts/audit-items.js';
 
 /** What rules see: the archive's facts, and the update risks when risk data was given. */
 export interface EngineFacts extends Facts {
@@ -63,6 +64,10 @@ function computedFact(facts: EngineFacts, name: string): unknown {
       return facts.updates?.accepted;
     case 'insights.recommendations':
       return facts.insights;
+    case 'audit.changes':
+    case 'audit.throttled':
+    case 'audit.denied':
+      return facts.audit ? auditItems(facts.audit, name, facts.collectedAt) : undefined;
     case 'lifecycle':
       return facts.cluster?.currentVersion !== undefined && facts.collectedAt !== undefined ? lifecycleStatus(facts.cluster.currentVersion, facts.collectedAt) : undefined;
     case 'update.status':
@@ -180,6 +185,9 @@ export const FACT_NAMES = [
   'etcd.alarms',
   'certificates',
   'log.templates',
+  'audit.changes',
+  'audit.throttled',
+  'audit.denied',
 ] as const;
 
 export function describeMissingFact(name: string, facts: EngineFacts): string {
@@ -192,6 +200,7 @@ export function describeMissingFact(name: string, facts: EngineFacts): string {
   if (name.startsWith('update.')) return `what the update in progress is judged by, a ClusterVersion, ClusterOperators and a time (${facts.summary?.updateUnknown ?? 'none read'}; fact ${name})`;
   if (name === 'log.templates') return 'pod or host logs and the collection time (a must-gather timestamp file; fact log.templates)';
   if (name === 'certificates') return 'ConfigMaps or Secrets holding PEM certificates, and the collection time (a must-gather timestamp file; fact certificates)';
+  if (name.startsWith('audit.')) return `the API servers' audit logs (audit_logs/<server>/ of must-gather's gather_audit_logs; fact ${name})`;
   if (name.startsWith('etcd.')) return `must-gather's etcd_info/ folder (member_list.json, endpoint_health.json, alarm_list.json; fact ${name})`;
   // Read after "the archive lacks": the data comes from the command line, not the archive.
   const notGiven = notGivenFor(name, facts);

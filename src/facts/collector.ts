@@ -13,6 +13,7 @@ import { insightsRecommendations, type InsightsRecommendation } from './insights
 import type { ClusterSummary } from './cluster-summary.js';
 import type { CertificateBundle } from './certificates.js';
 import type { RecentTemplate } from '../digest/collector.js';
+import type { AuditSummary } from './audit.js';
 
 const CVO_NAMESPACE = 'openshift-cluster-version';
 const CVO_CONTAINER = 'cluster-version-operator';
@@ -52,6 +53,8 @@ export interface Facts {
   certificates?: CertificateBundle[] | undefined;
   /** The digest's templates with lines in the 30 minutes before the collection (fact `log.templates`); undefined without logs, a rule that reads them or the collection time. */
   logTemplates?: RecentTemplate[] | undefined;
+  /** What the API servers' audit logs say (made from what `AuditCollector` read); undefined without audit logs. */
+  audit?: AuditSummary | undefined;
 }
 
 /** What one entry adds to the facts (see {@link ParallelConsumer}). */

@@ -550,15 +550,36 @@ export const LAYOUT_TABLE: readonly LayoutRule[] = [
   },
   {
     name: 'ge-audit-log',
-    kind: 'host-log',
+    kind: 'audit-log',
     format: 'text',
     needle: 'audit_logs/',
-    pattern: rx(`${AT}audit_logs/(?<service>${SEG})/(?<name>${SEG})$`),
+    pattern: rx(`${AT}audit_logs/(?<service>${SEG})/(?<node>[^/]+)-(?<name>audit[^/]*\\.log)(?:\\.gz)?$`),
     evidence: 'gather-extra',
     rooted: true,
     note:
-      'audit_logs/<apiserver>/<node>-<file>[.gz]: control-plane audit logs (JSON lines); service = ' +
-      'apiserver folder. Node and file are joined with `-` and cannot be split safely.',
+      'audit_logs/<apiserver>/<node>-<file>[.gz]: API server audit logs, one audit.k8s.io Event per line ' +
+      '(gather_audit_logs of must-gather, and gather-extra); service = apiserver folder, node = the file ' +
+      'name before `-audit`, name = audit.log or a rotated audit-<time>.log.',
+  },
+  {
+    name: 'audit-log-listing',
+    kind: 'other',
+    format: 'text',
+    needle: 'audit_logs/',
+    pattern: rx(`${AT}audit_logs/(?<service>${SEG})\\.audit_logs_listing$`),
+    evidence: 'none',
+    rooted: true,
+    note: 'audit_logs/<apiserver>.audit_logs_listing: `oc adm node-logs --role=master --path=<apiserver>` (node and file per line).',
+  },
+  {
+    name: 'audit-log-other',
+    kind: 'other',
+    format: 'text',
+    needle: 'audit_logs/',
+    pattern: rx(`${AT}audit_logs/(?<service>${SEG})/(?<name>${SEG})$`),
+    evidence: 'none',
+    rooted: true,
+    note: 'Other files of an apiserver log folder (termination.log, the etcd folder): no audit events.',
   },
   {
     name: 'ge-oc-cmds',

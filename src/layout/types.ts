@@ -5,6 +5,7 @@ export type EntryKind =
   | 'list'
   | 'pod-log'
   | 'host-log'
+  | 'audit-log'
   | 'metadata'
   | 'other';
 

@@ -8,6 +8,7 @@ import type { Facts } from '../facts/collector.js';
 import type { ConditionInfo } from '../facts/cluster.js';
 import { collectTimeline, historyRows, REPORT_SCOPE } from './timeline-items.js';
 import { reportDigest } from './digest.js';
+import { reportAudit } from './audit.js';
 import { reportUpdateRisks } from './update-risks.js';
 import { reportSummary } from './summary.js';
 import { BUILD, packageText } from '../core/assets.js';
@@ -77,6 +78,7 @@ export function buildReport(analysis: Analysis, now: Date = new Date()): Report 
     facts: { history: historyRows(analysis), timeline: timeline.items, timelineOmitted: timeline.omitted, verdicts: clusterVerdicts(facts) },
     digest: analysis.digest && reportDigest(analysis.digest),
     updateRisks: reportUpdateRisks(analysis.updateRisks),
+    audit: reportAudit(facts.audit, findings),
     problems: problems.items,
     limits: analysis.limits,
     stats: { entries: analysis.summary.entries, bytesRead: analysis.summary.bytesRead, durationMs: analysis.durationMs, ruleCosts: analysis.ruleCosts },

@@ -45,6 +45,7 @@ import {
 } from './common.js';
 import { timelineView, type TimelineView } from './timeline-view.js';
 import { digestNote, digestView, type DigestView } from './digest.js';
+import { auditView, auditWindowText, type AuditView } from './audit.js';
 import { reportUpdateRisks, updateRisksView, type UpdateRisksView } from './update-risks.js';
 import { verdictsView, type VerdictsView } from './verdicts.js';
 import { diagnosisView, findingAnchor, type DiagnosisView } from './diagnosis.js';
@@ -154,6 +155,8 @@ export interface HtmlView {
   hasFindings: boolean;
   timeline: TimelineView;
   digest: DigestView | null;
+  /** The Audit section; null without audit logs. */
+  audit: AuditView | null;
   /** One line beside a folded section's heading. */
   notes: { digest: string; notChecked: string; checkedInPart: string; notApplicable: string; problems: string; limits: string };
   updateRisks: UpdateRisksView;
@@ -220,6 +223,7 @@ export function htmlView(report: Report, options: HtmlOptions = {}): HtmlView {
       { label: 'Input', value: s(report.input.path) },
       // One row, as the Markdown report has it: the header stays short enough for the glance and diagnosis below.
       { label: 'Container / layout', value: s(`${report.input.container} / ${report.input.layout}`) },
+      ...(report.audit ? [{ label: 'Audit logs', value: s(auditWindowText(report.audit.summary)) }] : []),
     ],
     collectedAt: collected ? displayTime(report.collectedAt) : 'unknown',
     collectedKnown: collected,
@@ -235,6 +239,7 @@ export function htmlView(report: Report, options: HtmlOptions = {}): HtmlView {
     hasFindings: findings.length > 0,
     timeline: timelineView(report, { maxItems: options.maxTimelineItems, maxRows: options.maxTimelineRows }),
     digest: report.digest ? digestView(report.digest) : null,
+    audit: report.audit ? auditView(report.audit) : null,
     notes: {
       digest: report.digest ? digestNote(report.digest) : '',
       checkedInPart: `${report.checkedInPart.length} rule${report.checkedInPart.length === 1 ? '' : 's'}`,

@@ -18,6 +18,7 @@ import type { Problem } from '../core/problems.js';
 import type { ClusterIdentity, HistoryRow, InputTruncation, Report, TimelineItem } from './model.js';
 import { compareStrings, SEVERITIES_DESC, sortByRuleId, sortFindings, sortProblems, sortTimeline } from './common.js';
 import { digestJson } from './digest.js';
+import { auditJson } from './audit.js';
 import { reportUpdateRisks, updateRisksJson } from './update-risks.js';
 import { verdictsJson } from './verdicts.js';
 import { summaryJson } from './summary.js';
@@ -60,6 +61,7 @@ export function toJsonReport(report: Report): JsonObject {
     verdicts: verdictsJson(report.facts.verdicts),
   };
   if (report.digest !== undefined) out.digest = digestJson(report.digest);
+  if (report.audit !== undefined) out.audit = auditJson(report.audit);
   out.problems = sortProblems(report.problems).map(problem);
   out.limits = limits(report.limits);
   out.stats = {

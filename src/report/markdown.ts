@@ -10,6 +10,7 @@
  * run of backticks in the text, so it cannot close its block. Links are made only from
  * `http:`/`https:` URLs.
  */
+import { auditMarkdownSection, auditWindowText } from './audit.js';
 import { findingId, type Evidence, type Finding } from '../engine/findings.js';
 import { historyNewestFirst, olderEntriesNote } from '../facts/history.js';
 import type { Report, TimelineItem } from './model.js';
@@ -136,6 +137,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
           ['Input', report.input.path],
           ['Container / layout', `${report.input.container} / ${report.input.layout}`],
           ['Collected', collected],
+          ...(report.audit ? [['Audit logs', auditWindowText(report.audit.summary)]] : []),
           ['Report made', `${displayTime(report.generatedAt)} by ${toolLine(report.tool)}`],
         ],
       ),
@@ -167,6 +169,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
   findings.forEach((f, i) => parts.push(...finding(f, i, shown, notes)));
   add(PRIORITY.findings, verdictsMarkdown(report.facts.verdicts), { unit: "section of the cluster's own verdicts" });
   add(PRIORITY.findings, updateRisksMarkdown(report.updateRisks ?? reportUpdateRisks(undefined)), { unit: 'update risks section' });
+  if (report.audit) add(PRIORITY.extracts, auditMarkdownSection(report.audit), { unit: 'audit section' });
 
   if (report.digest) {
     notes['digest'] = (n) => (n > 0 ? `*${n} more part${n === 1 ? '' : 's'} of the digest left out here for size; the HTML and JSON reports hold them.*` : '');

@@ -1,3 +1,4 @@
+import type { ReportAudit } from './audit.js';
 import type { CheckedInPart, Finding, NotApplicable, NotChecked, Passed, Severity } from '../engine/findings.js';
 import type { Diagnosis } from '../engine/diagnosis.js';
 import type { Limits } from '../core/limits.js';
@@ -401,6 +402,8 @@ export interface Report {
   digest?: ReportDigest | undefined;
   /** Known update risks; without data (or absent), the reports say how to give it. */
   updateRisks?: ReportUpdateRisks | undefined;
+  /** What the API servers' audit logs say; absent when the input holds none. */
+  audit?: ReportAudit | undefined;
   /** What could not be read, and why. */
   problems: Problem[];
   limits: Limits;

@@ -101,10 +101,12 @@ export function renderTimelineJson(doc: TimelineDoc): string {
   return `${JSON.stringify(out, null, 2)}\n`;
 }
 
-function flat(text: string): string {
+/** Archive text on one line, for a terminal. */
+export function flat(text: string): string {
   return sanitizeText(text).replace(/[\r\n\t]+/g, ' ');
 }
 
-function cut(text: string, max: number): string {
+/** Text cut to `max` characters, an ellipsis marking the cut. */
+export function cut(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }

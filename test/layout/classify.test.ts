@@ -492,12 +492,13 @@ const GATHER_EXTRA_CASES: [string, Expected][] = [
   [
     `${GE}/audit_logs/kube-apiserver/ip-10-0-187-218.ec2.internal-audit.log`,
     {
-      kind: 'host-log',
+      kind: 'audit-log',
       format: 'text',
       rule: 'ge-audit-log',
       root: GE,
       service: 'kube-apiserver',
-      name: 'ip-10-0-187-218.ec2.internal-audit.log',
+      node: 'ip-10-0-187-218.ec2.internal',
+      name: 'audit.log',
     },
   ],
   [`${GE}/oc_cmds/clusteroperators`, { kind: 'other', format: 'text', rule: 'ge-oc-cmds', root: GE, resource: 'clusteroperators' }],

@@ -40,6 +40,8 @@ const EXAMPLES: Record<string, string> = {
   'ge-not-a-list': 'artifacts/releaseinfo.json',
   'ge-list-other': 'gather-extra/artifacts/installplans.json',
   'ge-audit-log': 'audit_logs/oauth-apiserver/master-0-audit.log',
+  'audit-log-listing': 'must-gather.local.1/quay-io-x/audit_logs/kube-apiserver.audit_logs_listing',
+  'audit-log-other': 'audit_logs/kube-apiserver/master-0-termination.log',
   'ge-oc-cmds': 'oc_cmds/nodes',
   timestamp: 'must-gather.local.1/timestamp',
   version: 'must-gather.local.1/quay-io-x/version',
@@ -107,7 +109,7 @@ describe('LAYOUT_TABLE', () => {
   it('declares a format for every row and sets a kind', () => {
     for (const row of LAYOUT_TABLE) {
       expect(['yaml', 'json', 'text', 'by-extension']).toContain(row.format);
-      expect(['cluster-object', 'namespaced-object', 'list', 'pod-log', 'host-log', 'metadata', 'other']).toContain(row.kind);
+      expect(['cluster-object', 'namespaced-object', 'list', 'pod-log', 'host-log', 'audit-log', 'metadata', 'other']).toContain(row.kind);
     }
   });
 

@@ -1,0 +1,259 @@
+/**
+ * What the audit logs say, as `mgsift audit` prints it (text, Markdown, JSON) and as the
+ * report's Audit section shows it: the cells of each table are made here once. Archive text
+ * (users, agents, names) goes through the formats' escaping.
+ */
+import type { AuditChange, AuditSummary } from '../facts/audit.js';
+import type { Problem } from '../core/problems.js';
+import { findingId, type Finding } from '../engine/findings.js';
+import { pluralOf } from '../parsers/k8s.js';
+import type { JsonObject } from './json.js';
+import { displayTime, sanitizeText } from './common.js';
+import { mdText, table } from './md.js';
+import { cut, flat } from './timeline-table.js';
+
+/** `mgsift audit`'s document: the summary, the filters it was made with, what could not be read. */
+export interface AuditDoc {
+  input: string;
+  /** Filters as the user gave them (`user alice`, `since 2h`). */
+  filters: string[];
+  summary: AuditSummary;
+  problems: Problem[];
+}
+
+export interface AuditTable {
+  title: string;
+  head: string[];
+  rows: string[][];
+  /** Said when the table has no row. */
+  empty: string;
+}
+
+/** The audit logs in a report: what they say, and who changed the objects the findings are about. */
+export interface ReportAudit {
+  summary: AuditSummary;
+  about: AuditAbout[];
+}
+
+/** The changes by people and non-platform accounts to an object a finding is about, newest first. */
+export interface AuditAbout {
+  finding: string;
+  object: string;
+  changes: AuditChange[];
+}
+
+/** Changes listed per object a finding is about. */
+const CHANGES_PER_OBJECT = 3;
+/** Changes the report's Audit section lists (the JSON report holds those the analysis kept). */
+export const REPORT_CHANGES_SHOWN = 20;
+
+export function reportAudit(summary: AuditSummary | undefined, findings: readonly Finding[]): ReportAudit | undefined {
+  if (summary === undefined) return undefined;
+  const about: AuditAbout[] = [];
+  for (const finding of findings) {
+    for (const object of finding.about) {
+      const resource = pluralOf(object.kind);
+      const changes = summary.changes.filter((c) => c.resource === resource && c.name === object.name && (object.namespace === undefined || c.namespace === object.namespace));
+      if (changes.length > 0) about.push({ finding: findingId(finding), object: changeObject({ resource, namespace: object.namespace ?? '', name: object.name, subresource: '' }), changes: changes.slice(0, CHANGES_PER_OBJECT) });
+    }
+  }
+  return { summary, about };
+}
+
+/** `alice patch (200) at 2026-03-14 08:40:03Z from 10.0.4.17, oc/4.14.0 …`. */
+export function changeSentence(change: AuditChange): string {
+  const sub = change.subresource !== '' ? ` ${change.subresource}` : '';
+  return `${change.user} ${change.verb}${sub} (${codeText(change.code) || 'no code'}) at ${displayTime(change.time)} from ${change.sourceIP || 'an unknown address'}, ${change.userAgent || 'no user agent'}`;
+}
+
+/** The identity line's audit entry: the window the logs cover. */
+export function auditWindowText(summary: AuditSummary): string {
+  const w = summary.window;
+  const span = w ? `${displayTime(w.first)} to ${displayTime(w.last)}` : 'no event time';
+  return `${span} (${summary.files.length} file${summary.files.length === 1 ? '' : 's'}, ${summary.events.requests} requests)`;
+}
+
+/** The notes under the report's Audit section: what it leaves out to the JSON report and `mgsift audit`. */
+function reportAuditNotes(audit: ReportAudit): string[] {
+  const more = audit.summary.changes.length - REPORT_CHANGES_SHOWN;
+  const shown = more > 0 ? [`${more} more change${more === 1 ? ' is' : 's are'} in the JSON report; \`mgsift audit <input>\` lists every one.`] : [];
+  return [...shown, ...auditNotes(audit.summary)];
+}
+
+/** The report's Audit section in HTML (templates/partials/audit.hbs): plain text, escaped by the template. */
+export interface AuditView {
+  headline: string;
+  about: { object: string; finding: string; changes: string }[];
+  tables: AuditTable[];
+  notes: string[];
+}
+
+export function auditView(audit: ReportAudit): AuditView {
+  return {
+    headline: sanitizeText(auditHeadline(audit.summary)),
+    about: audit.about.map((a) => ({ object: sanitizeText(a.object), finding: sanitizeText(a.finding), changes: sanitizeText(a.changes.map(changeSentence).join('; ')) })),
+    tables: auditTables(audit.summary, { maxChanges: REPORT_CHANGES_SHOWN }).map((t) => ({ ...t, rows: t.rows.map((row) => row.map(sanitizeText)) })),
+    notes: reportAuditNotes(audit).map(sanitizeText),
+  };
+}
+
+/** The report's Audit section in Markdown. */
+export function auditMarkdownSection(audit: ReportAudit): string[] {
+  const parts = ['## Audit', '', mdText(auditHeadline(audit.summary)), ''];
+  if (audit.about.length > 0) {
+    parts.push('### Who changed what the findings are about', '');
+    for (const a of audit.about) parts.push(`- ${mdText(`${a.object} (${a.finding}): ${a.changes.map(changeSentence).join('; ')}`)}`);
+    parts.push('');
+  }
+  parts.push(...auditMarkdownTables(audit.summary, 3, { maxChanges: REPORT_CHANGES_SHOWN }));
+  const notes = reportAuditNotes(audit);
+  if (notes.length > 0) parts.push(...notes.map((n) => `- ${mdText(n)}`), '');
+  return parts;
+}
+
+/** The object a change is about: `machineconfigpools/worker`, `namespaces/x/pods/y (exec)`. */
+export function changeObject(change: Pick<AuditChange, 'resource' | 'namespace' | 'name' | 'subresource'>): string {
+  const where = change.namespace !== '' ? `namespaces/${change.namespace}/` : '';
+  const name = change.name !== '' ? `/${change.name}` : '';
+  const sub = change.subresource !== '' ? `/${change.subresource}` : '';
+  return `${where}${change.resource}${name}${sub}`;
+}
+
+/** The four tables, in the order every format prints them. */
+export function auditTables(summary: AuditSummary, options: { maxChanges?: number } = {}): AuditTable[] {
+  const changes = options.maxChanges !== undefined ? summary.changes.slice(0, options.maxChanges) : summary.changes;
+  return [
+    {
+      title: 'Changes',
+      head: ['Time (UTC)', 'User', 'Verb', 'Object', 'Code', 'User agent', 'Source IP', 'Server'],
+      rows: changes.map((c) => [displayTime(c.time), c.user, c.verb, changeObject(c), codeText(c.code), c.userAgent, c.sourceIP, c.server]),
+      empty: 'No change by a person or a non-platform account.',
+    },
+    {
+      title: 'Throttled clients (429)',
+      head: ['User', 'Requests', 'First (UTC)', 'Last (UTC)', 'User agent'],
+      rows: summary.throttled.map((t) => [t.user, String(t.count), displayTime(t.first), displayTime(t.last), t.userAgent]),
+      empty: 'No request was throttled.',
+    },
+    {
+      title: 'Refused requests (401, 403)',
+      head: ['User', 'Source IP', 'Code', 'Requests', 'First (UTC)', 'Last (UTC)'],
+      rows: summary.denied.map((d) => [d.user, d.sourceIP, String(d.code), String(d.count), displayTime(d.first), displayTime(d.last)]),
+      empty: 'No request was refused.',
+    },
+    {
+      title: 'Busiest clients',
+      head: ['User', 'Requests', 'By code'],
+      rows: summary.clients.map((c) => [c.user, String(c.count), codesText(c.codes)]),
+      empty: 'No request.',
+    },
+  ];
+}
+
+/** One line on what was read: files, events, the window. */
+export function auditHeadline(summary: AuditSummary): string {
+  const { events, files, window } = summary;
+  const covered = window ? `, ${displayTime(window.first)} to ${displayTime(window.last)}` : '';
+  const servers = [...new Set(files.map((f) => f.server).filter((s) => s !== ''))].sort();
+  const of = servers.length > 0 ? ` of ${servers.join(', ')}` : '';
+  return `${events.requests} requests in ${files.length} audit log file${files.length === 1 ? '' : 's'}${of}${covered}`;
+}
+
+/** Sentences about what the tables leave out or could not see. */
+export function auditNotes(summary: AuditSummary): string[] {
+  const notes: string[] = [];
+  const { events } = summary;
+  if (events.matched !== events.requests) notes.push(`${events.matched} of ${events.requests} requests match the filters.`);
+  if (events.changesNotListed > 0) notes.push(`${events.changesNotListed} older change${events.changesNotListed === 1 ? ' is' : 's are'} not listed (the newest are).`);
+  if (events.pastKeyLimit > 0) notes.push(`${events.pastKeyLimit} requests of users or clients past the tables' key limit are counted in the totals only.`);
+  if (events.notEvents > 0) notes.push(`${events.notEvents} line${events.notEvents === 1 ? ' was' : 's were'} no audit event.`);
+  for (const file of summary.files) if (file.notReadWhole !== undefined) notes.push(`${file.path}: not read whole (${file.notReadWhole}); its ${file.events} events read are counted.`);
+  return notes;
+}
+
+export function renderAuditText(doc: AuditDoc): string {
+  const lines = [`Audit of ${flat(doc.input)}: ${flat(auditHeadline(doc.summary))}`];
+  if (doc.filters.length > 0) lines.push(`Filters: ${flat(doc.filters.join(', '))}`);
+  for (const t of auditTables(doc.summary)) {
+    lines.push('', `${t.title.toUpperCase()} (${t.rows.length})`);
+    if (t.rows.length === 0) lines.push(t.empty);
+    else lines.push(...aligned(t.head, t.rows));
+  }
+  const notes = [...auditNotes(doc.summary), ...doc.problems.map(problemText)];
+  if (notes.length > 0) lines.push('', ...notes.map(flat));
+  return `${lines.join('\n')}\n`;
+}
+
+export function renderAuditMarkdown(doc: AuditDoc): string {
+  const parts = [`# Audit of ${mdText(doc.input)}`, '', mdText(auditHeadline(doc.summary)), ''];
+  if (doc.filters.length > 0) parts.push(`Filters: ${mdText(doc.filters.join(', '))}`, '');
+  parts.push(...auditMarkdownTables(doc.summary, 2));
+  const notes = [...auditNotes(doc.summary), ...doc.problems.map(problemText)];
+  if (notes.length > 0) parts.push(...notes.map((n) => `- ${mdText(n)}`), '');
+  return `${parts.join('\n')}\n`;
+}
+
+/** The tables as Markdown, under headings of `level` (the report's Audit section uses them too). */
+export function auditMarkdownTables(summary: AuditSummary, level: number, options: { maxChanges?: number } = {}): string[] {
+  const parts: string[] = [];
+  for (const t of auditTables(summary, options)) {
+    parts.push(`${'#'.repeat(level)} ${t.title}`, '');
+    parts.push(t.rows.length === 0 ? `${t.empty}\n` : table(t.head, t.rows));
+  }
+  return parts;
+}
+
+/** The document as JSON: the keys schema/audit.schema.json describes. */
+export function renderAuditJson(doc: AuditDoc): string {
+  const out = { input: doc.input, filters: doc.filters, ...summaryJson(doc.summary), problems: doc.problems };
+  return `${JSON.stringify(out, null, 2)}\n`;
+}
+
+/** The report's `audit` (schema/report.schema.json): the summary's keys, and `about`. */
+export function auditJson(audit: ReportAudit): JsonObject {
+  return { ...summaryJson(audit.summary), about: audit.about.map((a) => ({ finding: a.finding, object: a.object, changes: a.changes.map(changeJson) })) };
+}
+
+function summaryJson(summary: AuditSummary): JsonObject {
+  return {
+    files: summary.files.map((f) => ({ path: f.path, server: f.server, node: f.node, events: f.events, ...(f.notReadWhole !== undefined ? { notReadWhole: f.notReadWhole } : {}) })),
+    events: { ...summary.events },
+    window: summary.window ? { ...summary.window } : null,
+    changes: summary.changes.map(changeJson),
+    throttled: summary.throttled.map((t) => ({ ...t })),
+    denied: summary.denied.map((d) => ({ ...d })),
+    clients: summary.clients.map((c) => ({ user: c.user, count: c.count, codes: { ...c.codes } })),
+  };
+}
+
+function changeJson(change: AuditChange): JsonObject {
+  return { ...change };
+}
+
+function problemText(p: Problem): string {
+  return `${p.severity}: ${p.path !== '' ? `${p.path}: ` : ''}${p.reason}`;
+}
+
+function codeText(code: number): string {
+  return code === 0 ? '' : String(code);
+}
+
+function codesText(codes: Record<string, number>): string {
+  return Object.entries(codes)
+    .map(([code, n]) => `${code}: ${n}`)
+    .join(', ');
+}
+
+const TEXT_CELL_WIDTH = 60;
+
+function aligned(head: string[], rows: string[][]): string[] {
+  const cells = rows.map((row) => row.map((cell) => cut(flat(cell), TEXT_CELL_WIDTH)));
+  const heads = head.map((h) => h.toUpperCase());
+  const widths = heads.map((h, i) => Math.max(h.length, ...cells.map((row) => row[i]!.length)));
+  const line = (row: string[]): string =>
+    row
+      .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  return [line(heads), ...cells.map(line)];
+}
