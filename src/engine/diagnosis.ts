@@ -63,6 +63,8 @@ export interface LinkSubject {
   /** Its rule's id, which `explains: rules` selects. */
   rule: string;
   title: string;
+  /** The finding's headline (see `Finding.headline`). */
+  headline: string;
   severity: Severity;
   about: ObjectRef[];
   mentions: ObjectRef[];
@@ -90,6 +92,8 @@ export interface DiagnosisNode {
   ruleId: string;
   severity: Severity;
   title: string;
+  /** One line on what happened: the finding's headline. */
+  headline: string;
   /** Objects the finding is about. */
   about: ObjectRef[];
   /** Epoch ms of the finding's earliest timed evidence, when it has one. */
@@ -337,6 +341,7 @@ function roots(ordered: readonly Subject[], links: readonly PartLink[], byId: Ma
       ruleId: subject.id,
       severity: subject.severity,
       title: subject.title,
+      headline: subject.headline,
       about: whole ? subject.about : subject.about.filter((o) => keys.has(objectKey(o))),
       since,
       reason,

@@ -59,6 +59,24 @@ hb.registerHelper('find', (list: unknown, key: unknown, value: unknown) =>
 );
 // The first argument that holds a value: an item from one source, else from another.
 hb.registerHelper('coalesce', (...args: unknown[]) => args.slice(0, -1).find((value) => value !== undefined && value !== null && value !== ''));
+// The first `n` distinct names of a list and how many more (`a, b, c and 4 more`), for a headline
+// that names what it is about without listing it all. Objects give their `name` (or the field `key`).
+hb.registerHelper('names', (list: unknown, n: unknown, ...rest: unknown[]) => {
+  if (!Array.isArray(list)) return '';
+  const key = typeof rest[0] === 'string' ? rest[0] : 'name';
+  const values = list.map((item) => (item && typeof item === 'object' ? (item as Record<string, unknown>)[key] : item));
+  const names = [...new Set(values.filter((v) => v !== undefined && v !== null && v !== '').map(String))];
+  const shown = Math.max(1, Number.isFinite(Number(n)) ? Number(n) : 3);
+  if (names.length <= shown) return names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)!}` : (names[0] ?? '');
+  return `${names.slice(0, shown).join(', ')} and ${names.length - shown} more`;
+});
+// How many distinct values a list holds (of the field `key` when given): `{{plural (count about) 'node'}}`.
+hb.registerHelper('count', (list: unknown, ...rest: unknown[]) => {
+  if (!Array.isArray(list)) return 0;
+  const key = typeof rest[0] === 'string' ? rest[0] : undefined;
+  if (key === undefined) return list.length;
+  return new Set(list.map((item) => (item && typeof item === 'object' ? (item as Record<string, unknown>)[key] : undefined)).filter((v) => v !== undefined && v !== null && v !== '')).size;
+});
 hb.registerHelper('split', (s: unknown, separator: unknown) =>
   String(s ?? '')
     .split(typeof separator === 'string' ? separator : ',')
