@@ -636,7 +636,7 @@ function asHistory(finding: Finding, droppedLatest: number | undefined): Finding
   return {
     ...finding,
     severity: 'info',
-    headline: historyHeadline(finding.headline, lastSeen),
+    headline: historyHeadline(finding.headline),
     message: finding.caveat ? `${finding.caveat}.\n${message}` : message,
     remediation: '',
     resolved: { lastSeen, at },

@@ -68,7 +68,7 @@ function pluralKind(kind: string): string {
   return `${kind}s`;
 }
 
-/** A history finding's headline: it says the failure is over, and when it was last seen. */
-export function historyHeadline(headline: string, lastSeen: number | undefined): string {
-  return oneLineHeadline(`Resolved before the collection${lastSeen !== undefined ? ` (last seen ${secondTime(lastSeen)})` : ''}: ${headline}`);
+/** A history finding's headline: it says first that the failure is over (the finding says when). */
+export function historyHeadline(headline: string): string {
+  return oneLineHeadline(`Resolved before the collection: ${headline}`);
 }

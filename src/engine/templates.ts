@@ -59,24 +59,53 @@ hb.registerHelper('find', (list: unknown, key: unknown, value: unknown) =>
 );
 // The first argument that holds a value: an item from one source, else from another.
 hb.registerHelper('coalesce', (...args: unknown[]) => args.slice(0, -1).find((value) => value !== undefined && value !== null && value !== ''));
+/** A field of an item, by a dotted path (`item.name`); the item itself without a path. */
+function fieldOf(item: unknown, path: string | undefined): unknown {
+  if (path === undefined) return item;
+  return path.split('.').reduce<unknown>((value, key) => (value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined), item);
+}
+
+/** The distinct non-empty values of a list (of the field at `path` of each item), as text. */
+function distinctValues(list: unknown, path: string | undefined): string[] {
+  if (!Array.isArray(list)) return [];
+  const values = list.map((item) => fieldOf(item, path ?? (item && typeof item === 'object' ? 'name' : undefined)));
+  // A capture holds a group's distinct values joined with `, ` (see `match` in rules/README.md): each counts.
+  const texts = values.filter((v) => v !== undefined && v !== null && v !== '' && typeof v !== 'object').flatMap((v) => String(v).split(', '));
+  return [...new Set(texts.filter((t) => t !== ''))];
+}
+
 // The first `n` distinct names of a list and how many more (`a, b, c and 4 more`), for a headline
-// that names what it is about without listing it all. Objects give their `name` (or the field `key`).
+// that names what it is about without listing it all. Objects give their `name` (or the field at `path`).
 hb.registerHelper('names', (list: unknown, n: unknown, ...rest: unknown[]) => {
-  if (!Array.isArray(list)) return '';
-  const key = typeof rest[0] === 'string' ? rest[0] : 'name';
-  const values = list.map((item) => (item && typeof item === 'object' ? (item as Record<string, unknown>)[key] : item));
-  const names = [...new Set(values.filter((v) => v !== undefined && v !== null && v !== '').map(String))];
+  const names = distinctValues(list, typeof rest[0] === 'string' ? rest[0] : undefined);
   const shown = Math.max(1, Number.isFinite(Number(n)) ? Number(n) : 3);
   if (names.length <= shown) return names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)!}` : (names[0] ?? '');
   return `${names.slice(0, shown).join(', ')} and ${names.length - shown} more`;
 });
-// How many distinct values a list holds (of the field `key` when given): `{{plural (count about) 'node'}}`.
-hb.registerHelper('count', (list: unknown, ...rest: unknown[]) => {
-  if (!Array.isArray(list)) return 0;
-  const key = typeof rest[0] === 'string' ? rest[0] : undefined;
-  if (key === undefined) return list.length;
-  return new Set(list.map((item) => (item && typeof item === 'object' ? (item as Record<string, unknown>)[key] : undefined)).filter((v) => v !== undefined && v !== null && v !== '')).size;
+// How many distinct names a list holds (as `names` reads them): `{{plural (count about) 'node'}}`.
+hb.registerHelper('count', (list: unknown, ...rest: unknown[]) => distinctValues(list, typeof rest[0] === 'string' ? rest[0] : undefined).length);
+// The items of a list whose field `key` equals `value` (`{{names (filter about 'kind' 'Node') 3}}`).
+hb.registerHelper('filter', (list: unknown, key: unknown, value: unknown) =>
+  Array.isArray(list) && typeof key === 'string' ? list.filter((item) => fieldOf(item, key) === value) : [],
+);
+// A text's first line cut at a word to about `n` characters (`…` marks the cut): an error quoted in a headline.
+hb.registerHelper('clip', (text: unknown, n: unknown) => {
+  const line = String(text ?? '').split('\n', 1)[0]!.replace(/\s+/g, ' ').trim();
+  const max = Number.isFinite(Number(n)) ? Number(n) : 80;
+  if (line.length <= max) return line;
+  const room = line.slice(0, max);
+  const word = room.lastIndexOf(' ');
+  return `${(word > max / 2 ? room.slice(0, word) : room).replace(/[\s,;:(]+$/, '')}…`;
 });
+// The innermost cause of a Go error chain (`Get "https://…": dial tcp: lookup x: no such host` → `no such host`):
+// what a headline quotes of an error.
+hb.registerHelper('cause', (text: unknown) => {
+  const line = String(text ?? '').split('\n', 1)[0]!.trim();
+  // A hint in parentheses after it (`(Client.Timeout exceeded while awaiting headers)`) is left to the message.
+  return line.slice(line.lastIndexOf(': ') + 1).replace(/\s*\([^()]*\)$/, '').trim();
+});
+// A verb agreeing with a count: `{{verb n "waits" "wait"}}`.
+hb.registerHelper('verb', (n: unknown, one: unknown, many: unknown) => String(Number(n) === 1 ? one : many));
 hb.registerHelper('split', (s: unknown, separator: unknown) =>
   String(s ?? '')
     .split(typeof separator === 'string' ? separator : ',')
