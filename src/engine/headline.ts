@@ -50,10 +50,23 @@ function objectsPhrase(kind: string, refs: readonly ObjectRef[], shown: number):
   const shared = namespaces.size === 1 ? [...namespaces][0]! : undefined;
   const names = [...new Set(refs.map((r) => (shared !== undefined || !r.namespace ? r.name : `${r.namespace}/${r.name}`)))];
   if (names.length === 1 && shown > 0) return `${kind} ${shared ? `${shared}/` : ''}${names[0]!}`;
-  const where = shared ? ` in ${shared}` : '';
+  return countedNames(kind, names, shown, shared ? ` in ${shared}` : '');
+}
+
+/**
+ * Names with their count and kind, as a headline gives them: `ClusterOperator dns`, `3
+ * ClusterOperators (a, b and c)`, `5 Nodes (a, b, c and 2 more)`; `shown` 0: the count alone.
+ */
+export function countedNames(kind: string, names: readonly string[], shown: number, where = ''): string {
+  if (names.length === 1 && shown > 0) return `${kind}${where} ${names[0]!}`;
   if (shown === 0) return names.length === 1 ? `a ${kind}${where}` : `${names.length} ${pluralKind(kind)}${where}`;
-  const more = names.length > shown ? ` and ${names.length - shown} more` : '';
-  return `${names.length} ${pluralKind(kind)}${where} (${names.slice(0, shown).join(', ')}${more})`;
+  return `${names.length} ${pluralKind(kind)}${where} (${listedNames(names, shown)})`;
+}
+
+/** The first `shown` names and how many more: `a, b and c`, `a, b, c and 4 more`. */
+export function listedNames(names: readonly string[], shown: number): string {
+  if (names.length > shown) return `${names.slice(0, shown).join(', ')} and ${names.length - shown} more`;
+  return names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)!}` : (names[0] ?? '');
 }
 
 /** To the second: a headline is a sentence, not a log line. */
@@ -62,7 +75,7 @@ function secondTime(ms: number): string {
 }
 
 /** A kind in the plural as API lists name it (`Pods`, `Ingresses`, `NetworkPolicies`). */
-function pluralKind(kind: string): string {
+export function pluralKind(kind: string): string {
   if (/[^aeiou]y$/.test(kind)) return `${kind.slice(0, -1)}ies`;
   if (/(s|x|ch|sh)$/.test(kind)) return `${kind}es`;
   return `${kind}s`;

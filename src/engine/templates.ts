@@ -1,6 +1,7 @@
 import Handlebars from 'handlebars';
 import { binaryUnits } from '../core/bytes.js';
 import { formatDuration, isoTime } from '../core/duration.js';
+import { countedNames, listedNames } from './headline.js';
 
 /**
  * Message, remediation and banner templates of rules: Handlebars on plain text (no HTML
@@ -24,6 +25,10 @@ hb.registerHelper('upper', (s: unknown) => String(s ?? '').toUpperCase());
 hb.registerHelper('plural', (n: unknown, word: unknown) => `${String(n)} ${String(word)}${Number(n) === 1 ? '' : 's'}`);
 hb.registerHelper('time', (ms: unknown) =>
   typeof ms === 'number' && Number.isFinite(ms) ? isoTime(ms) : 'unknown time',
+);
+// The same to the second (`2023-10-05T01:41:28Z`): a headline is a sentence, not a log line.
+hb.registerHelper('isoSecond', (ms: unknown) =>
+  typeof ms === 'number' && Number.isFinite(ms) ? isoTime(Math.floor(ms / 1000) * 1000) : 'unknown time',
 );
 hb.registerHelper('elapsed', (from: unknown, to: unknown) => {
   if (typeof from !== 'number' || typeof to !== 'number' || !Number.isFinite(from) || !Number.isFinite(to) || to < from) return 'an unknown time';
@@ -65,6 +70,11 @@ function fieldOf(item: unknown, path: string | undefined): unknown {
   return path.split('.').reduce<unknown>((value, key) => (value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined), item);
 }
 
+/** How many names a helper shows: its argument, at least one (three when not a number). */
+function shownOf(n: unknown): number {
+  return Math.max(1, Number.isFinite(Number(n)) ? Number(n) : 3);
+}
+
 /** The distinct non-empty values of a list (of the field at `path` of each item), as text. */
 function distinctValues(list: unknown, path: string | undefined): string[] {
   if (!Array.isArray(list)) return [];
@@ -78,9 +88,14 @@ function distinctValues(list: unknown, path: string | undefined): string[] {
 // that names what it is about without listing it all. Objects give their `name` (or the field at `path`).
 hb.registerHelper('names', (list: unknown, n: unknown, ...rest: unknown[]) => {
   const names = distinctValues(list, typeof rest[0] === 'string' ? rest[0] : undefined);
-  const shown = Math.max(1, Number.isFinite(Number(n)) ? Number(n) : 3);
-  if (names.length <= shown) return names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)!}` : (names[0] ?? '');
-  return `${names.slice(0, shown).join(', ')} and ${names.length - shown} more`;
+  return listedNames(names, shownOf(n));
+});
+// Names with their count and kind, for a headline: `ClusterOperator dns`, or `3 ClusterOperators (a, b and c)`
+// with the first `n` named (`{{objects signals.degraded.items "ClusterOperator" 3}}`; a path as for `names`).
+hb.registerHelper('objects', (list: unknown, kind: unknown, n: unknown, ...rest: unknown[]) => {
+  const names = distinctValues(list, typeof rest[0] === 'string' ? rest[0] : undefined);
+  if (names.length === 0) return '';
+  return countedNames(String(kind), names, shownOf(n));
 });
 // How many distinct names a list holds (as `names` reads them): `{{plural (count about) 'node'}}`.
 hb.registerHelper('count', (list: unknown, ...rest: unknown[]) => distinctValues(list, typeof rest[0] === 'string' ? rest[0] : undefined).length);
