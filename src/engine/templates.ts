@@ -79,8 +79,9 @@ function shownOf(n: unknown): number {
 function distinctValues(list: unknown, path: string | undefined): string[] {
   if (!Array.isArray(list)) return [];
   const values = list.map((item) => fieldOf(item, path ?? (item && typeof item === 'object' ? 'name' : undefined)));
-  // A capture holds a group's distinct values joined with `, ` (see `match` in rules/README.md): each counts.
-  const texts = values.filter((v) => v !== undefined && v !== null && v !== '' && typeof v !== 'object').flatMap((v) => String(v).split(', '));
+  // A capture holds a group's distinct values joined with `, ` (see `match` in rules/README.md), a
+  // condition's message a list with `,`: each counts.
+  const texts = values.filter((v) => v !== undefined && v !== null && v !== '' && typeof v !== 'object').flatMap((v) => String(v).split(/,\s*/));
   return [...new Set(texts.filter((t) => t !== ''))];
 }
 
