@@ -98,6 +98,12 @@ export interface DiagnosisNode {
   about: ObjectRef[];
   /** Epoch ms of the finding's earliest timed evidence, when it has one. */
   since?: number | undefined;
+  /**
+   * The node stands for some of the finding's parts only (one of two degraded operators, the
+   * other explained elsewhere): its `about` and `since` are those parts', while the headline
+   * speaks of the whole finding.
+   */
+  partial?: boolean | undefined;
   /** Why the parent explains this finding; absent on a root. */
   reason?: string | undefined;
   explains: DiagnosisNode[];
@@ -344,6 +350,7 @@ function roots(ordered: readonly Subject[], links: readonly PartLink[], byId: Ma
       headline: subject.headline,
       about: whole ? subject.about : subject.about.filter((o) => keys.has(objectKey(o))),
       since,
+      ...(whole ? {} : { partial: true }),
       reason,
       explains: children(subject.id, parts)
         .filter((l) => !path.has(l.effect))

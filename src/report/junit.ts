@@ -173,7 +173,7 @@ export function renderJunit(report: Report, failOn: Severity): string {
       const first = failing[0] ?? c.findings[0];
       const message = first !== undefined ? cut(`[${first.severity}] ${firstLine(first.message)}`, MESSAGE_ATTR_MAX) : '';
       const severity = first?.severity ?? failOn;
-      const body = [...c.findings.map(describe), ...(c.root ? [symptomsText(c.root)] : [])].filter((x) => x !== '');
+      const body = [...c.findings.map(describe), ...(c.root ? [symptomsText(c.root, report.collectedAt)] : [])].filter((x) => x !== '');
       out.push(
         `${open}>`,
         `      <failure message="${attr(message)}" type="${attr(severity)}">${text(body.join('\n\n'))}</failure>`,
@@ -216,11 +216,11 @@ function describe(f: Finding): string {
 }
 
 /** The findings a root cause explains, one line each, indented by depth. */
-function symptomsText(root: DiagnosisNode): string {
+function symptomsText(root: DiagnosisNode, collectedAt: string | undefined): string {
   const lines: string[] = [];
   const walk = (node: DiagnosisNode, depth: number): void => {
     for (const child of node.explains) {
-      lines.push(`${'  '.repeat(depth)}→ [${child.severity}] ${child.ruleId}: ${nodeSentence(child)}${child.reason !== undefined ? ` (${child.reason})` : ''}`);
+      lines.push(`${'  '.repeat(depth)}→ [${child.severity}] ${child.ruleId}: ${nodeSentence(child, collectedAt)}${child.reason !== undefined ? ` (${child.reason})` : ''}`);
       walk(child, depth + 1);
     }
   };
