@@ -46,7 +46,7 @@ export function rulesCommand(): Command {
     });
   rules
     .command('lint')
-    .description('check rules: schema, unique ids, regex safety, templates, fixtures present, references are https links, no EDIT: placeholder left')
+    .description('check rules: schema, unique ids, regex safety, templates, a one-line headline without loops, fixtures present, references are https links, no EDIT: placeholder left')
     .argument('[paths...]', 'rule folders or files (default: the built-in pack)')
     .option('--rules <dir...>', 'rule folders (the same as giving them as paths)')
     .action(async (paths: string[], flags: { rules?: string[] }) => {
@@ -222,6 +222,7 @@ async function loadPaths(paths: readonly string[], options: { lint?: boolean } =
 /** Checks beyond the schema: fact names exist, fixtures that fire and that stay quiet. */
 async function lintRule(rule: Rule): Promise<RuleIssue[]> {
   const issues: RuleIssue[] = [];
+  if (rule.headline === undefined) issues.push({ file: rule.file, line: 1, reason: 'no headline: say in one line what happened (objects, cause, since when), e.g. `{{plural (count about) "node"}} ({{names about 3}}) … since {{time since}}`' });
   for (const signal of rule.signals) {
     if (signal.type === 'fact' && !(FACT_NAMES as readonly string[]).includes(signal.fact)) {
       issues.push({ file: rule.file, line: 1, reason: `signal '${signal.name}': unknown fact '${signal.fact}' (known: ${FACT_NAMES.join(', ')})` });

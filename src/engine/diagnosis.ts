@@ -63,6 +63,8 @@ export interface LinkSubject {
   /** Its rule's id, which `explains: rules` selects. */
   rule: string;
   title: string;
+  /** The finding's headline (see `Finding.headline`). */
+  headline: string;
   severity: Severity;
   about: ObjectRef[];
   mentions: ObjectRef[];
@@ -90,10 +92,18 @@ export interface DiagnosisNode {
   ruleId: string;
   severity: Severity;
   title: string;
+  /** One line on what happened: the finding's headline. */
+  headline: string;
   /** Objects the finding is about. */
   about: ObjectRef[];
   /** Epoch ms of the finding's earliest timed evidence, when it has one. */
   since?: number | undefined;
+  /**
+   * The node stands for some of the finding's parts only (one of two degraded operators, the
+   * other explained elsewhere): its `about` and `since` are those parts', while the headline
+   * speaks of the whole finding.
+   */
+  partial?: boolean | undefined;
   /** Why the parent explains this finding; absent on a root. */
   reason?: string | undefined;
   explains: DiagnosisNode[];
@@ -337,8 +347,10 @@ function roots(ordered: readonly Subject[], links: readonly PartLink[], byId: Ma
       ruleId: subject.id,
       severity: subject.severity,
       title: subject.title,
+      headline: subject.headline,
       about: whole ? subject.about : subject.about.filter((o) => keys.has(objectKey(o))),
       since,
+      ...(whole ? {} : { partial: true }),
       reason,
       explains: children(subject.id, parts)
         .filter((l) => !path.has(l.effect))

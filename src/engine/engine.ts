@@ -20,6 +20,7 @@ import type { CelProgram } from './cel.js';
 import { literalsRequiredBy } from './cel-literals.js';
 import { resolvedItems, resolverOnlySignals } from './resolution.js';
 import { isoTime } from '../core/duration.js';
+import { generatedHeadline, historyHeadline, oneLineHeadline } from './headline.js';
 import type { RuleCosts } from './rule-costs.js';
 
 /** What the signals matching one log line share: each regex's run, the line's parse. */
@@ -645,15 +646,19 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     const itemsOf = (signal: string): Held[] => states.find((s) => s.signal.name === signal)?.items ?? [];
     const about = objectsOf(rule.about, itemsOf, context, holds);
     const parts = partsOf(rule, matched, context, holds);
+    const since = earliestOf(parts.map((p) => p.since));
+    // To the second: a headline is a sentence, not a log line.
+    const headline = headlineOf(rule, { ...context, about, since: since === undefined ? undefined : Math.floor(since / 1000) * 1000 });
     const subject: LinkSubject = {
       id: findingId({ ruleId: rule.id, key }),
       rule: rule.id,
       title: rule.title,
+      headline,
       severity,
       about,
       mentions: objectsOf(rule.mentions, itemsOf, context, holds),
       times: matched.filter(joinsByTime).flatMap((s) => s.items.flatMap((i) => (i.time === undefined ? [] : [i.time]))),
-      since: earliestOf(parts.map((p) => p.since)),
+      since,
       windows: windowsOf(rule.windows, itemsOf, context),
       explains: rule.explains,
       parts,
@@ -663,6 +668,7 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
       ruleId: rule.id,
       severity,
       title: rule.title,
+      headline,
       component: rule.component,
       tags: rule.tags,
       message: caveat ? `${caveat}.\n${message}` : message,
@@ -714,7 +720,26 @@ function asHistory(finding: Finding, droppedLatest: number | undefined): Finding
     ...lines,
     ...(more > 0 ? [`- and ${more} more, each with what resolved it in the evidence`] : []),
   ].join('\n');
-  return { ...finding, severity: 'info', message: finding.caveat ? `${finding.caveat}.\n${message}` : message, remediation: '', resolved: { lastSeen, at }, explains: [], explainedBy: [] };
+  return {
+    ...finding,
+    severity: 'info',
+    headline: historyHeadline(finding.headline),
+    message: finding.caveat ? `${finding.caveat}.\n${message}` : message,
+    remediation: '',
+    resolved: { lastSeen, at },
+    explains: [],
+    explainedBy: [],
+  };
+}
+
+/**
+ * The rule's headline over the message's context with the finding's objects (`about`) and since
+ * when (`since`), on one line; generated from those where the rule has none or it renders empty.
+ * A template that fails shows its error, as a message does (`rules test` reports it).
+ */
+function headlineOf(rule: Rule, context: { about: ObjectRef[]; since: number | undefined }): string {
+  const rendered = rule.headline ? oneLineHeadline(safeRender(rule.headline, context)) : '';
+  return rendered !== '' ? rendered : generatedHeadline(rule.title, context.about, context.since);
 }
 
 /** Resolved pieces of evidence a history finding's message lists (the evidence holds them all). */

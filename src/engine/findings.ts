@@ -40,6 +40,8 @@ export interface Finding {
   ruleId: string;
   severity: Severity;
   title: string;
+  /** One line on what happened in this archive: the objects, the cause, since when (the rule's `headline`, or generated). */
+  headline: string;
   component: string;
   tags: string[];
   message: string;

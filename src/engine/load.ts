@@ -110,6 +110,7 @@ interface RawRule {
   signals: Record<string, RawSignal>;
   condition?: string;
   message: string;
+  headline?: string;
   remediation?: string;
   banner?: string;
   per?: string;
@@ -400,6 +401,7 @@ export function loadRuleText(
   });
   if (explains.some((e) => e.by === 'object') && about.length === 0) at(['explains'], 'explains by object needs about');
   const message = template(['message'], raw.message);
+  const headline = template(['headline'], raw.headline);
   const remediation = template(['remediation'], raw.remediation);
   const banner = template(['banner'], raw.banner);
   const per = template(['per'], raw.per);
@@ -422,6 +424,7 @@ export function loadRuleText(
       condition: mainCondition,
       severityWhen,
       message,
+      headline,
       remediation,
       banner,
       per,

@@ -60,6 +60,16 @@ export function isLinkReference(reference: string): boolean {
 }
 
 /**
+ * Why a headline template is not one line read at a glance: a loop lists without end, a line
+ * break splits it (undefined when it is fine). The rendered text is cut at its length cap.
+ */
+export function headlineSourceProblem(source: string): string | undefined {
+  if (/\{\{~?\s*#\s*each\b/.test(source)) return 'headline: no loops ({{#each}}): name the first objects with `names` and count the rest (`{{names about 3}}`)';
+  if (/\n/.test(source.trim())) return 'headline: one line (a line break in the template; write it as one line)';
+  return undefined;
+}
+
+/**
  * What `rules lint` asks of a rule or shared-signals file beyond loading it: no placeholder
  * left from `rules new`, and every reference an https link (a reader follows it).
  */
@@ -70,7 +80,12 @@ export function authoringIssues(file: string, text: string): RuleIssue[] {
     if (line.includes(PLACEHOLDER)) issues.push({ file, line: i + 1, reason: `placeholder '${PLACEHOLDER}' left from \`rules new\`: write what it asks for` });
   });
   const parsed = parseRuleYaml(file, text);
-  const references = 'document' in parsed && parsed.document !== null && typeof parsed.document === 'object' ? (parsed.document as { references?: unknown }).references : undefined;
+  const document = 'document' in parsed && parsed.document !== null && typeof parsed.document === 'object' ? (parsed.document as { references?: unknown; headline?: unknown }) : undefined;
+  if (typeof document?.headline === 'string') {
+    const reason = headlineSourceProblem(document.headline);
+    if (reason !== undefined) issues.push({ file, line: lineOfPath(text, ['headline']), reason });
+  }
+  const references = document?.references;
   if (!Array.isArray(references)) return issues;
   const from = lineOfPath(text, ['references']);
   for (const reference of references) {

@@ -27,6 +27,8 @@ export interface Rule {
    */
   severityWhen: { condition: ConditionNode | undefined; youngMs?: number | undefined; severity: Severity }[];
   message: Template;
+  /** One line on what happened (objects, cause, since when); generated from the finding where absent. */
+  headline: Template | undefined;
   remediation: Template | undefined;
   banner: Template | undefined;
   /** One finding per key this renders from each evidence item (see `per` in rules/README.md). */

@@ -1,6 +1,7 @@
 import Handlebars from 'handlebars';
 import { binaryUnits } from '../core/bytes.js';
 import { formatDuration, isoTime } from '../core/duration.js';
+import { countedNames, listedNames } from './headline.js';
 
 /**
  * Message, remediation and banner templates of rules: Handlebars on plain text (no HTML
@@ -24,6 +25,10 @@ hb.registerHelper('upper', (s: unknown) => String(s ?? '').toUpperCase());
 hb.registerHelper('plural', (n: unknown, word: unknown) => `${String(n)} ${String(word)}${Number(n) === 1 ? '' : 's'}`);
 hb.registerHelper('time', (ms: unknown) =>
   typeof ms === 'number' && Number.isFinite(ms) ? isoTime(ms) : 'unknown time',
+);
+// The same to the second (`2023-10-05T01:41:28Z`): a headline is a sentence, not a log line.
+hb.registerHelper('isoSecond', (ms: unknown) =>
+  typeof ms === 'number' && Number.isFinite(ms) ? isoTime(Math.floor(ms / 1000) * 1000) : 'unknown time',
 );
 hb.registerHelper('elapsed', (from: unknown, to: unknown) => {
   if (typeof from !== 'number' || typeof to !== 'number' || !Number.isFinite(from) || !Number.isFinite(to) || to < from) return 'an unknown time';
@@ -59,6 +64,64 @@ hb.registerHelper('find', (list: unknown, key: unknown, value: unknown) =>
 );
 // The first argument that holds a value: an item from one source, else from another.
 hb.registerHelper('coalesce', (...args: unknown[]) => args.slice(0, -1).find((value) => value !== undefined && value !== null && value !== ''));
+/** A field of an item, by a dotted path (`item.name`); the item itself without a path. */
+function fieldOf(item: unknown, path: string | undefined): unknown {
+  if (path === undefined) return item;
+  return path.split('.').reduce<unknown>((value, key) => (value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined), item);
+}
+
+/** How many names a helper shows: its argument, at least one (three when not a number). */
+function shownOf(n: unknown): number {
+  return Math.max(1, Number.isFinite(Number(n)) ? Number(n) : 3);
+}
+
+/** The distinct non-empty values of a list (of the field at `path` of each item), as text. */
+function distinctValues(list: unknown, path: string | undefined): string[] {
+  if (!Array.isArray(list)) return [];
+  const values = list.map((item) => fieldOf(item, path ?? (item && typeof item === 'object' ? 'name' : undefined)));
+  // A capture holds a group's distinct values joined with `, ` (see `match` in rules/README.md), a
+  // condition's message a list with `,`: each counts.
+  const texts = values.filter((v) => v !== undefined && v !== null && v !== '' && typeof v !== 'object').flatMap((v) => String(v).split(/,\s*/));
+  return [...new Set(texts.filter((t) => t !== ''))];
+}
+
+// The first `n` distinct names of a list and how many more (`a, b, c and 4 more`), for a headline
+// that names what it is about without listing it all. Objects give their `name` (or the field at `path`).
+hb.registerHelper('names', (list: unknown, n: unknown, ...rest: unknown[]) => {
+  const names = distinctValues(list, typeof rest[0] === 'string' ? rest[0] : undefined);
+  return listedNames(names, shownOf(n));
+});
+// Names with their count and kind, for a headline: `ClusterOperator dns`, or `3 ClusterOperators (a, b and c)`
+// with the first `n` named (`{{objects signals.degraded.items "ClusterOperator" 3}}`; a path as for `names`).
+hb.registerHelper('objects', (list: unknown, kind: unknown, n: unknown, ...rest: unknown[]) => {
+  const names = distinctValues(list, typeof rest[0] === 'string' ? rest[0] : undefined);
+  if (names.length === 0) return '';
+  return countedNames(String(kind), names, shownOf(n));
+});
+// How many distinct names a list holds (as `names` reads them): `{{plural (count about) 'node'}}`.
+hb.registerHelper('count', (list: unknown, ...rest: unknown[]) => distinctValues(list, typeof rest[0] === 'string' ? rest[0] : undefined).length);
+// The items of a list whose field `key` equals `value` (`{{names (filter about 'kind' 'Node') 3}}`).
+hb.registerHelper('filter', (list: unknown, key: unknown, value: unknown) =>
+  Array.isArray(list) && typeof key === 'string' ? list.filter((item) => fieldOf(item, key) === value) : [],
+);
+// A text's first line cut at a word to about `n` characters (`…` marks the cut): an error quoted in a headline.
+hb.registerHelper('clip', (text: unknown, n: unknown) => {
+  const line = String(text ?? '').split('\n', 1)[0]!.replace(/\s+/g, ' ').trim();
+  const max = Number.isFinite(Number(n)) ? Number(n) : 80;
+  if (line.length <= max) return line;
+  const room = line.slice(0, max);
+  const word = room.lastIndexOf(' ');
+  return `${(word > max / 2 ? room.slice(0, word) : room).replace(/[\s,;:(]+$/, '')}…`;
+});
+// The innermost cause of a Go error chain (`Get "https://…": dial tcp: lookup x: no such host` → `no such host`):
+// what a headline quotes of an error.
+hb.registerHelper('cause', (text: unknown) => {
+  const line = String(text ?? '').split('\n', 1)[0]!.trim();
+  // A hint in parentheses after it (`(Client.Timeout exceeded while awaiting headers)`) is left to the message.
+  return line.slice(line.lastIndexOf(': ') + 1).replace(/\s*\([^()]*\)$/, '').trim();
+});
+// A verb agreeing with a count: `{{verb n "waits" "wait"}}`.
+hb.registerHelper('verb', (n: unknown, one: unknown, many: unknown) => String(Number(n) === 1 ? one : many));
 hb.registerHelper('split', (s: unknown, separator: unknown) =>
   String(s ?? '')
     .split(typeof separator === 'string' ? separator : ',')

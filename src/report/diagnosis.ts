@@ -6,7 +6,7 @@
 import type { DiagnosisNode, ObjectRef } from '../engine/diagnosis.js';
 import { describeObject } from '../engine/diagnosis.js';
 import type { Report } from './model.js';
-import { findingTitle, sanitizeText, sinceText, sortFindings, truncationSummary } from './common.js';
+import { sanitizeText, sinceText, sortFindings, truncationSummary } from './common.js';
 import { findingId, type Finding } from '../engine/findings.js';
 import { mdText } from './md.js';
 
@@ -75,13 +75,17 @@ export function objectsText(about: readonly ObjectRef[]): string {
   return sanitizeText(shown.join(', ') + (more > 0 ? ` and ${more} more` : ''));
 }
 
-/** One node as a sentence: `Title — objects, since 2021-04-29 23:34:37Z` (marked when after the collection time). */
+/**
+ * One node as the diagnosis leads with it: its headline, then its rule's title as the class
+ * (`headline · title`); a node for part of its finding adds that part's objects and since.
+ */
 export function nodeSentence(node: DiagnosisNode, collectedAt: string | undefined): string {
-  return sanitizeText(`${node.title}${nodeDetail(node, collectedAt)}`);
+  return sanitizeText(`${node.headline} · ${node.title}${partDetail(node, collectedAt)}`);
 }
 
-/** What follows the title: ` — objects, since 2021-04-29 23:34:37Z` (empty when neither is known). */
-function nodeDetail(node: DiagnosisNode, collectedAt: string | undefined): string {
+/** ` — objects, since 2021-04-29 23:34:37Z` of a node for part of its finding (empty for a whole one, or when neither is known). */
+function partDetail(node: DiagnosisNode, collectedAt: string | undefined): string {
+  if (!node.partial) return '';
   const objects = node.about.length > 0 ? ` — ${objectsText(node.about)}` : '';
   // To the second: a sentence, not a log line.
   const since = node.since !== undefined ? `${objects === '' ? ' —' : ','} since ${sinceText(Math.floor(node.since / 1000) * 1000, collectedAt)}` : '';
@@ -112,8 +116,9 @@ function findingsOutsideChains(report: Report): Finding[] {
   return sortFindings(report.findings).filter((f) => !inChains.has(findingId(f)));
 }
 
+/** A finding outside the chains as the diagnosis names it: its headline (a history's says it is over). */
 function findingLabel(f: Finding): string {
-  return sanitizeText(findingTitle(f));
+  return sanitizeText(f.headline);
 }
 
 /** Rules listed per section in the terminal; the reports list them all. */
@@ -148,7 +153,7 @@ export function renderDiagnosisText(report: Report): string {
       for (const { depth, node } of flattenChain(root)) {
         const head = depth === 0 ? `${i + 1}. ` : `${'   '.repeat(depth)}→ `;
         const reason = node.reason !== undefined ? ` [${sanitizeText(node.reason)}]` : '';
-        lines.push(`${head}${node.severity.toUpperCase()} ${node.ruleId}: ${nodeSentence(node, report.collectedAt)}${reason}`);
+        lines.push(`${head}${node.severity.toUpperCase()} ${nodeSentence(node, report.collectedAt)} (${sanitizeText(node.ruleId)})${reason}`);
       }
     });
   }
@@ -177,7 +182,7 @@ export function diagnosisMarkdown(report: Report): string[] {
     for (const { depth, node } of flattenChain(root)) {
       const marker = depth === 0 ? `${i + 1}. ` : `${'   '.repeat(depth)}- → `;
       const reason = node.reason !== undefined ? ` *(${mdText(node.reason)})*` : '';
-      out.push(`${marker}**${node.severity.toUpperCase()}** ${mdText(nodeSentence(node, report.collectedAt))} \`${node.ruleId}\`${reason}`);
+      out.push(`${marker}**${node.severity.toUpperCase()}** ${mdText(sanitizeText(node.headline))} · *${mdText(sanitizeText(node.title))}*${mdText(partDetail(node, report.collectedAt))} \`${node.ruleId}\`${reason}`);
     }
   });
   out.push('');
@@ -212,8 +217,10 @@ export interface DiagnosisNodeView {
   href: string;
   severity: string;
   ruleId: string;
-  /** The finding's title, the link; then its objects and since, plain. */
+  /** The finding's headline, the link; then its rule's title, the class, in smaller type. */
+  headline: string;
   title: string;
+  /** For a node standing for part of its finding: that part's objects and since. */
   detail: string;
   reason: string | null;
   children: DiagnosisNodeView[];
@@ -237,8 +244,9 @@ export function diagnosisView(report: Report): DiagnosisView {
     href: `#${findingAnchor(node.ruleId)}`,
     severity: node.severity,
     ruleId: sanitizeText(node.ruleId),
+    headline: sanitizeText(node.headline),
     title: sanitizeText(node.title),
-    detail: nodeDetail(node, report.collectedAt),
+    detail: partDetail(node, report.collectedAt),
     reason: node.reason !== undefined ? sanitizeText(node.reason) : null,
     children: node.explains.map(view),
     hasChildren: node.explains.length > 0,

@@ -102,6 +102,8 @@ interface FindingView {
   open: boolean;
   ruleId: string;
   title: string;
+  /** What happened here, in one line (the finding's headline). */
+  headline: string;
   component: string;
   tags: string[];
   /** Text and inline code. */
@@ -301,6 +303,7 @@ function findingView(f: Finding, shown: number, open: boolean): FindingView {
     open,
     ruleId: s(f.ruleId),
     title: s(findingTitle(f)),
+    headline: s(f.headline),
     component: s(f.component),
     tags: f.tags.map(s),
     message: inlineParts(s(f.message)),

@@ -106,6 +106,7 @@ function finding(f: Finding): JsonObject {
     ruleId: f.ruleId,
     severity: f.severity,
     title: f.title,
+    headline: f.headline,
     component: f.component,
     tags: [...f.tags],
     message: f.message,
@@ -135,7 +136,7 @@ export function diagnosisJson(d: Diagnosis): JsonObject {
 }
 
 function diagnosisNode(n: DiagnosisNode): JsonObject {
-  const out: JsonObject = { ruleId: n.ruleId, severity: n.severity, title: n.title, about: n.about.map(objectRef) };
+  const out: JsonObject = { ruleId: n.ruleId, severity: n.severity, title: n.title, headline: n.headline, about: n.about.map(objectRef) };
   if (n.since !== undefined) out.since = new Date(n.since).toISOString();
   put(out, 'reason', n.reason);
   out.explains = n.explains.map(diagnosisNode);

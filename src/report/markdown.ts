@@ -369,7 +369,7 @@ function finding(f: Finding, index: number, shown: number, notes: Record<string,
     f.explains.length > 0 ? `Explains ${f.explains.map((id) => `\`${id}\``).join(', ')}.` : '',
   ].filter((x) => x !== '');
   if (links.length > 0) head.push(links.join(' '), '');
-  head.push(mdParagraphs(f.message), '');
+  head.push(`**${mdText(sanitizeText(f.headline))}**`, '', mdParagraphs(f.message), '');
   const blocks = remediationBlocks(f.remediation);
   if (blocks.length > 0) {
     head.push('#### Remediation', '');

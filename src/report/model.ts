@@ -7,7 +7,7 @@ import type { PoolSummary, RestartingContainer } from '../facts/cluster-summary.
 import type { UpdatePool, UpdateStatus } from '../facts/update-status.js';
 
 /** Version of the JSON report's shape (`schema/report.schema.json`). */
-export const REPORT_SCHEMA_VERSION = '1.6';
+export const REPORT_SCHEMA_VERSION = '1.7';
 
 export interface ClusterIdentity {
   id?: string | undefined;

@@ -10,6 +10,7 @@ import { openMemory } from '../sources/open.js';
 import type { MemoryFile } from '../sources/memory.js';
 import type { Source, SourceOptions } from '../sources/types.js';
 import { severityRank, type Finding } from '../engine/findings.js';
+import { HEADLINE_CUT, HEADLINE_MAX } from '../engine/headline.js';
 
 /** What a fixture case expects of its rule, from `expect.yaml` beside its input. */
 export interface Expectation {
@@ -152,6 +153,10 @@ export async function runCase(fixture: FixtureCase, limits: Limits): Promise<str
   for (const text of expect.messageContains ?? []) if (!findings.some((f) => f.message.includes(text))) failures.push(`message lacks '${text}'`);
   for (const text of expect.messageLacks ?? []) if (findings.some((f) => f.message.includes(text))) failures.push(`message holds '${text}'`);
   for (const text of expect.remediationContains ?? []) if (!findings.some((f) => f.remediation.includes(text))) failures.push(`remediation lacks '${text}'`);
-  if (findings.some((f) => /\(template error:/.test(f.message + f.remediation + f.references.join(' ')))) failures.push('a template failed to render');
+  if (findings.some((f) => /\(template error:/.test(f.headline + f.message + f.remediation + f.references.join(' ')))) failures.push('a template failed to render');
+  // A headline cut at the cap says the template writes too much: it is read at a glance (a
+  // history's is the rule's behind the engine's prefix, so only present findings say it).
+  const cut = findings.find((f) => !f.resolved && f.headline.endsWith(HEADLINE_CUT));
+  if (cut) failures.push(`headline over ${HEADLINE_MAX} characters, cut: ${cut.headline}`);
   return failures;
 }

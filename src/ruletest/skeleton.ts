@@ -77,6 +77,7 @@ export function ruleSkeleton(source: SkeletonSource, options: SkeletonOptions): 
     tags: ['digest'],
     falsepositives: `${PLACEHOLDER} when this line is expected and harmless (during install, during an update, ...).`,
     signals: { [SIGNAL]: { description: `Lines of digest template ${source.id} (${source.component}).`, log } },
+    headline: `${PLACEHOLDER} what happened, in one line: {{plural signals.${SIGNAL}.count "line"}} from {{names (unique evidence 'pod') 3}} since {{time since}}`,
     message: [
       `${PLACEHOLDER} what this failure is and why it matters.`,
       `{{plural signals.${SIGNAL}.count "matching line"}}, the first at {{signals.${SIGNAL}.first.file}}:{{signals.${SIGNAL}.first.line}}:`,

@@ -26,7 +26,7 @@ function templateId(report: JsonDigest, prefix: string): string {
 
 /**
  * The generated rules pass their own fixtures unchanged; lint names each `EDIT:` placeholder
- * (four a rule: what resolves the line among them) until a person has written what it asks
+ * (five a rule: the headline, and what resolves the line, among them) until a person has written what it asks
  * for, and then passes.
  */
 function expectLintAndTestPass(rulesDir: string, rules: number): void {
@@ -34,8 +34,8 @@ function expectLintAndTestPass(rulesDir: string, rules: number): void {
   expect(test.stdout).toContain(`${2 * rules} passed, 0 failed`);
   expect(test.code).toBe(0);
   const unfinished = mgsift(['rules', 'lint', '--rules', rulesDir]);
-  expect(unfinished.stdout).toContain(`${rules} rules, ${4 * rules} problem(s)`);
-  expect(unfinished.stdout.match(/placeholder 'EDIT:' left from `rules new`/g)).toHaveLength(4 * rules);
+  expect(unfinished.stdout).toContain(`${rules} rules, ${5 * rules} problem(s)`);
+  expect(unfinished.stdout.match(/placeholder 'EDIT:' left from `rules new`/g)).toHaveLength(5 * rules);
   expect(unfinished.code).toBe(1);
   const ruleFiles = readdirSync(rulesDir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.yaml') && !f.includes('.fixtures'));
   expect(ruleFiles).toHaveLength(rules);

@@ -3,7 +3,7 @@ import { joinFindings, type DiagnosisNode, type LinkSubject } from '../../src/en
 import { fieldValues, parseFieldPath } from '../../src/engine/field-path.js';
 
 function subject(id: string, parts: Partial<LinkSubject> = {}): LinkSubject {
-  return { id, rule: id, title: `title of ${id}`, severity: 'error', about: [], mentions: [], times: [], windows: [], explains: [], ...parts };
+  return { id, rule: id, title: `title of ${id}`, headline: `headline of ${id}`, severity: 'error', about: [], mentions: [], times: [], windows: [], explains: [], ...parts };
 }
 
 /** A chain as `root > child > grandchild` lines, for short assertions. */

@@ -133,6 +133,16 @@ describe('rules lint: what an unfinished rule file still holds', () => {
     expect(authoringIssues('edit.yaml', `# Edit what says EDIT, then run lint\n${GOOD}`)).toEqual([]);
   });
 
+  it('refuses a headline with a loop or on more than one line, naming its line', () => {
+    const loop = GOOD.replace('message:', 'headline: "{{#each evidence}}{{pod}} {{/each}}fail"\nmessage:');
+    expect(loadRuleText('loop.yaml', loop, false).issues).toEqual([]);
+    expect(authoringIssues('loop.yaml', loop)).toEqual([{ file: 'loop.yaml', line: 11, reason: expect.stringMatching(/^headline: no loops/) as string }]);
+    const twoLines = GOOD.replace('message:', 'headline: |-\n  {{plural signals.line.count "line"}}\n  since {{time since}}\nmessage:');
+    expect(authoringIssues('lines.yaml', twoLines)).toEqual([{ file: 'lines.yaml', line: 11, reason: expect.stringMatching(/^headline: one line/) as string }]);
+    const fine = GOOD.replace('message:', 'headline: \'{{plural signals.line.count "line"}} from {{names (unique evidence "pod") 3}}{{#if since}} since {{time since}}{{/if}}\'\nmessage:');
+    expect(authoringIssues('fine.yaml', fine)).toEqual([]);
+  });
+
   it('finds nothing unfinished in the built-in pack: every reference of its rules and shared signals is an https link', async () => {
     const { issues } = await loadRules([], { lint: true });
     expect(issues).toEqual([]);

@@ -39,7 +39,7 @@ describe('textNames: an object named in a message, however phrased', () => {
 });
 
 function subject(id: string, parts: Partial<LinkSubject> = {}): LinkSubject {
-  return { id, rule: id, title: id, severity: 'error', about: [], mentions: [], times: [], windows: [], explains: [], ...parts };
+  return { id, rule: id, title: id, headline: id, severity: 'error', about: [], mentions: [], times: [], windows: [], explains: [], ...parts };
 }
 
 function shape(nodes: DiagnosisNode[], depth = 0): string[] {

@@ -107,6 +107,11 @@ describe('renderHtml', () => {
       expect(html).toMatch(new RegExp(`<article class="finding sev-[a-z]+" id="finding-${id}">`));
     }
     expect(html).toContain('Explained by <a href="#finding-unsupported-y-stream-rollback" class="rule">unsupported-y-stream-rollback</a>.');
+    // A node leads with its headline, the link; its rule's title follows in smaller type, as the class.
+    expect(html).toContain(
+      '<a class="diagnosis-link" href="#finding-unsupported-y-stream-rollback" title="rule unsupported-y-stream-rollback">ClusterVersion history records a rollback from 4.14.0-ec.4 to 4.13.8</a> <span class="rule-class">Unsupported y-stream rollback 4.14.0-ec.4 → 4.13.8 · <code>unsupported-y-stream-rollback</code></span>',
+    );
+    expect(html).toContain('<p class="headline">ovnkube-master exited 2 times with &quot;No longer leader&quot; since 2023-08-16T08:05:42Z</p>');
     expect(renderHtml(healthyReport())).toContain('<p class="diagnosis-summary none">No problem found: no rule found anything at warning or above.</p>');
   });
 

@@ -50,7 +50,7 @@ describe('renderJunit', () => {
     const cases = findAll(suiteOf(renderJunit(rollbackReport(), 'warning')), 'testcase');
     const root = cases.find((c) => c.attrs.name?.startsWith('unsupported-y-stream-rollback: '));
     const failure = root?.children.find((c) => c.name === 'failure');
-    expect(failure?.text).toContain('Symptoms it explains (testcases of their own, passing):\n→ [warning] ovnkube-leader-lost: ovnkube-master lost leadership and exited — Pod openshift-ovn-kubernetes/ovnkube-master-7xk2p, since 2023-08-16 08:05:42Z (at 2023-08-16 08:05:42Z, inside the rollback');
+    expect(failure?.text).toContain('Symptoms it explains (testcases of their own, passing):\n→ [warning] ovnkube-leader-lost: ovnkube-master exited 2 times with "No longer leader" since 2023-08-16T08:05:42Z · ovnkube-master lost leadership and exited (at 2023-08-16 08:05:42Z, inside the rollback');
     const symptom = cases.find((c) => c.attrs.name?.startsWith('ovnkube-leader-lost: '));
     expect(symptom?.children.map((c) => c.name)).toEqual(['system-out']);
     expect(symptom?.children[0]?.text).toMatch(/^Explained by root cause unsupported-y-stream-rollback/);

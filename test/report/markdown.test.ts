@@ -68,10 +68,14 @@ describe('renderMarkdown', () => {
     expect(start).toBeGreaterThan(0);
     expect(start).toBeLessThan(md.indexOf('| Field | Value |'));
     expect(md).toContain(
-      '1. **CRITICAL** Unsupported y-stream rollback 4.14.0-ec.4 → 4.13.8 — ClusterVersion version `unsupported-y-stream-rollback`\n' +
-        '   - → **WARNING** ovnkube-master lost leadership and exited — Pod openshift-ovn-kubernetes/ovnkube-master-7xk2p, since 2023-08-16 08:05:42Z `ovnkube-leader-lost` *(at 2023-08-16 08:05:42Z, inside the rollback 4.14.0-ec.4 → 4.13.8 (2023-08-16 08:00:00Z – collection))*\n',
+      // Each node leads with its headline; the rule's title, the class, follows it.
+      '1. **CRITICAL** ClusterVersion history records a rollback from 4.14.0-ec.4 to 4.13.8 · *Unsupported y-stream rollback 4.14.0-ec.4 → 4.13.8* `unsupported-y-stream-rollback`\n' +
+        '   - → **WARNING** ovnkube-master exited 2 times with "No longer leader" since 2023-08-16T08:05:42Z · *ovnkube-master lost leadership and exited* `ovnkube-leader-lost` *(at 2023-08-16 08:05:42Z, inside the rollback 4.14.0-ec.4 → 4.13.8 (2023-08-16 08:00:00Z – collection))*\n',
     );
-    expect(md).toContain('2. **ERROR** CVO cannot write ClusterVersion status');
+    expect(md).toContain("2. **ERROR** The API server has rejected the CVO's ClusterVersion status writes since 2023-08-16T08:03:11Z");
+    // Each finding opens with its headline too.
+    expect(md).toContain('## Findings');
+    expect(md.slice(md.indexOf('## Findings'))).toContain('**ClusterVersion history records a rollback from 4.14.0-ec.4 to 4.13.8**');
     expect(md).toContain('Explained by `unsupported-y-stream-rollback`.');
     expect(renderMarkdown(healthyReport())).toContain('## Diagnosis\n\nNo problem found: no rule found anything at warning or above.\n');
   });

@@ -7,6 +7,7 @@ function finding(ruleId: string, severity: Severity, explainedBy: string[] = [])
     ruleId,
     severity,
     title: ruleId,
+    headline: ruleId,
     component: 'test',
     tags: [],
     message: '',
