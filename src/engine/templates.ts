@@ -166,11 +166,36 @@ export function deferredTemplate(source: string): Template {
   return templateOf(source).template;
 }
 
+/** A bare `{{name}}` where `name` is a helper: Handlebars calls the helper, the author meant the field (a capture named `count`). */
+function helperNamedField(program: hbs.AST.Program): string | undefined {
+  for (const statement of program.body) {
+    if (statement.type === 'MustacheStatement') {
+      const { path, params, hash } = statement as hbs.AST.MustacheStatement;
+      if (path.type === 'PathExpression' && params.length === 0 && !hash) {
+        const name = (path as hbs.AST.PathExpression).original;
+        if (Object.hasOwn(hb.helpers, name) && !BUILT_IN_HELPERS.has(name)) return name;
+      }
+    }
+    if (statement.type === 'BlockStatement') {
+      const block = statement as hbs.AST.BlockStatement;
+      const found = helperNamedField(block.program) ?? (block.inverse && helperNamedField(block.inverse));
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/** Handlebars' own block helpers (`{{else}}` is no mustache; these never stand bare). */
+const BUILT_IN_HELPERS = new Set(['if', 'unless', 'each', 'with', 'lookup', 'log', 'blockHelperMissing', 'helperMissing']);
+
 function compileTemplateSource(source: string): Template {
   let compiled: HandlebarsTemplateDelegate;
   try {
     // Syntax errors now, at load; the code is generated from this parse at first render (most rules never fire).
-    compiled = hb.compile(hb.parseWithoutProcessing(source), { noEscape: true, strict: false });
+    const parsed = hb.parseWithoutProcessing(source);
+    const shadowed = helperNamedField(parsed);
+    if (shadowed) throw new Error(`{{${shadowed}}} calls the helper ${shadowed}, not a field: a field of that name is {{this.${shadowed}}}`);
+    compiled = hb.compile(parsed, { noEscape: true, strict: false });
   } catch (err) {
     throw new TemplateError(`template: ${(err as Error).message.split('\n').slice(0, 2).join(' ')}`);
   }
