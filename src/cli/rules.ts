@@ -15,6 +15,7 @@ import { signalsFiringAlone } from '../engine/resolution.js';
 import { isPlainObject as isRecord } from '../parsers/k8s.js';
 import { UsageError } from './options.js';
 import { writeAtomically } from './output.js';
+import { alignedLines } from '../report/common.js';
 import { requireFolders } from './rule-selection.js';
 
 /** When a `severityWhen` entry applies: `not still_pending`, `updating and younger than 30m`. */
@@ -41,11 +42,10 @@ function wrapped(text: string, indent: string, width: number): string[] {
   return lines;
 }
 
-/** Columns padded to their widest cell (the last one is not padded); `below` adds lines under a row. */
-function alignedTable(head: string[], rows: { cells: string[]; below: string[] }[]): string {
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => (row.cells[i] ?? '').length)));
-  const line = (cells: string[]): string => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join('  ').trimEnd();
-  return `${[line(head), ...rows.flatMap((row) => [line(row.cells), ...row.below])].join('\n')}\n`;
+/** A table whose rows may carry lines under them. */
+function tableWithLines(head: string[], rows: { cells: string[]; below: string[] }[]): string {
+  const [headLine, ...lines] = alignedLines([head, ...rows.map((row) => row.cells)]);
+  return `${[headLine, ...rows.flatMap((row, i) => [lines[i]!, ...row.below])].join('\n')}\n`;
 }
 
 /** What `rules list` prints: a table that fits a 120-column terminal, titles and conditions on their own lines. */
@@ -60,7 +60,7 @@ function rulesTable(rules: readonly Rule[], conditions: boolean): string {
       ...(conditions ? r.severityWhen.flatMap((w) => wrapped(`${w.severity} when ${whenText(w)}`, `${BELOW}> `, LIST_WIDTH)) : []),
     ],
   }));
-  const table = alignedTable(['DOMAIN', 'ID', 'SEVERITY', 'STATUS', 'COMPONENT'], rows);
+  const table = tableWithLines(['DOMAIN', 'ID', 'SEVERITY', 'STATUS', 'COMPONENT'], rows);
   const marked = !conditions && rules.some((r) => severityCell(r).endsWith('*'));
   return marked ? `${table}* another severity under a condition (severityWhen): --conditions lists them under each rule\n` : table;
 }

@@ -10,7 +10,7 @@ import type { ClusterSummary } from '../facts/cluster-summary.js';
 import { newestCompleted, type UpdateHistory } from '../facts/history.js';
 import { remainingText, shortDuration, type UpdateStatus } from '../facts/update-status.js';
 import type { ReportSummary, UpdateInsightRow, UpdatePoolRow, UpdateSummary } from './model.js';
-import { displayTime, formatBytes, formatUtc, sanitizeText } from './common.js';
+import { alignedLines, displayTime, formatBytes, formatUtc, sanitizeText } from './common.js';
 import { put, type Json, type JsonObject } from './json.js';
 import { mdText, table } from './md.js';
 
@@ -280,7 +280,7 @@ function updateJson(u: UpdateSummary): JsonObject {
         draining: p.draining,
         excluded: p.excluded,
         degraded: p.degraded,
-        nodes: p.nodes.map((n) => compact({ name: n.name, assessment: n.assessment, phase: n.phase, version: n.version, message: n.message })),
+        nodes: p.nodes.map((n) => compact({ name: n.name, assessment: n.assessment, phase: n.phase, version: n.version, message: n.message, estimate: n.estimate })),
       }),
     ),
     health: u.health.map((i) =>
@@ -330,11 +330,56 @@ export function summaryMarkdown(s: ReportSummary): string[] {
     ),
   );
   if (u.pools.length > pools.length) out.push(`*${u.pools.length - pools.length} more pools in the HTML and JSON reports.*`, '');
+  const left = nodesLeft(u);
+  if (left.rows.length > 0) {
+    out.push(table(['Pool', 'Node', 'Assessment', 'Phase', 'Version', 'Est.', 'Message'], left.rows.map(({ pool, node }) => [pool, node.name, node.assessment, node.phase, node.version ?? '?', node.estimate, node.message ?? ''])));
+    if (left.omitted > 0) out.push(`*${left.omitted} more nodes not completed in the HTML and JSON reports.*`, '');
+  }
   const insights = u.health.slice(0, INSIGHTS_SHOWN);
   out.push(table(['Since', 'Level', 'Impact', 'Update health'], insights.map((i) => [i.age, i.level, i.impact, i.message])));
   if (u.health.length > insights.length) out.push(`*${u.health.length - insights.length} more health insights in the HTML and JSON reports.*`, '');
   for (const note of u.notes) out.push(`*${mdText(note)}*`, '');
   return out;
+}
+
+/** Nodes listed per pool in the text and Markdown (oc lists 10 without `--details=nodes`). */
+const NODES_SHOWN = 10;
+
+/**
+ * The nodes an update has yet to finish, by pool in oc's order: at most {@link NODES_SHOWN} a
+ * pool, and every degraded or unavailable one beyond them (as oc keeps nodes in undesired states).
+ */
+export function nodesLeft(u: UpdateSummary): { rows: { pool: string; node: UpdatePoolRow['nodes'][number] }[]; omitted: number } {
+  const rows: { pool: string; node: UpdatePoolRow['nodes'][number] }[] = [];
+  let omitted = 0;
+  for (const pool of u.pools) {
+    const left = pool.nodes.filter((n) => n.assessment !== 'Completed');
+    left.forEach((node, i) => {
+      if (i < NODES_SHOWN || node.assessment === 'Degraded' || node.assessment === 'Unavailable') rows.push({ pool: pool.name, node });
+      else omitted++;
+    });
+  }
+  return { rows, omitted };
+}
+
+/** A node's message in the text format: an MCD error may run to several long lines. */
+const TEXT_MESSAGE_WIDTH = 200;
+
+function oneLine(text: string, max: number): string {
+  const flat = sanitizeText(text).replace(/\s*[\r\n]+\s*/g, ' ');
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** The text format's update view: the nodes left to update, as oc's node tables (empty when not updating or all are done). */
+export function updateNodesText(s: ReportSummary): string {
+  const u = s.update;
+  if (u === null) return '';
+  const left = nodesLeft(u);
+  if (left.rows.length === 0) return '';
+  const rows = left.rows.map(({ pool, node }) => [pool, node.name, node.assessment, node.phase, node.version ?? '?', node.estimate, oneLine(node.message ?? '', TEXT_MESSAGE_WIDTH)]);
+  const lines = [`Nodes not completed in the update to ${u.target} (${left.rows.length + left.omitted}):`, ...alignedLines([['POOL', 'NAME', 'ASSESSMENT', 'PHASE', 'VERSION', 'EST', 'MESSAGE'], ...rows]).map((l) => `  ${l}`)];
+  if (left.omitted > 0) lines.push(`  and ${left.omitted} more (every node in the HTML and JSON reports)`);
+  return `${lines.join('\n')}\n`;
 }
 
 function poolCounts(p: UpdatePoolRow): string {
@@ -373,7 +418,7 @@ export interface SummaryView {
     state: string;
     progress: string;
     percent: number;
-    pools: { name: string; assessment: string; state: string; percent: number; completion: string; counts: string; nodes: { name: string; assessment: string; phase: string; version: string; message: string }[]; hasNodes: boolean }[];
+    pools: { name: string; assessment: string; state: string; percent: number; completion: string; counts: string; nodes: { name: string; assessment: string; phase: string; version: string; estimate: string; message: string }[]; hasNodes: boolean }[];
     hasPools: boolean;
     insights: { age: string; since: string; level: string; impact: string; message: string; description: string; state: string }[];
     insightsRest: { age: string; since: string; level: string; impact: string; message: string; description: string; state: string }[];
@@ -556,7 +601,7 @@ function updateView(u: UpdateSummary): NonNullable<SummaryView['update']> {
       percent: Math.max(0, Math.min(100, p.completionPercent ?? 0)),
       completion: p.assessment === 'Empty' ? 'no nodes' : `${p.completionPercent ?? 0}% (${p.nodesUpdated}/${p.nodesTotal})`,
       counts: s_(poolCounts(p) + (p.paused ? ', paused' : '')),
-      nodes: p.nodes.map((node) => ({ name: s_(node.name), assessment: s_(node.assessment), phase: s_(node.phase), version: s_(node.version ?? '?'), message: s_(node.message ?? '') })),
+      nodes: p.nodes.map((node) => ({ name: s_(node.name), assessment: s_(node.assessment), phase: s_(node.phase), version: s_(node.version ?? '?'), estimate: node.estimate, message: s_(node.message ?? '') })),
       hasNodes: p.nodes.length > 0,
     })),
     hasPools: u.pools.length > 0,

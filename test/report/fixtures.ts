@@ -112,7 +112,7 @@ export function midUpdateSummary(): ReportSummary {
           draining: 1,
           excluded: 0,
           degraded: 1,
-          nodes: [{ name: 'worker-2', assessment: 'Degraded', phase: 'Draining', version: '4.5.21', message: `failed to drain node: <node> ${HOSTILE}` }],
+          nodes: [{ name: 'worker-2', assessment: 'Degraded', phase: 'Draining', version: '4.5.21', message: `failed to drain node: <node> ${HOSTILE}`, estimate: '?' }],
         },
       ],
       health: [
