@@ -122,6 +122,12 @@ export function poolText(p: UpdatePoolRow): string {
   return `${p.name} ${p.assessment} ${p.completionPercent ?? 0}% (${p.nodesUpdated}/${p.nodesTotal}${p.paused ? ', paused' : ''})`;
 }
 
+/** The decisive names of a glance cell, or undefined when nothing is wrong. */
+function glanceNames(parts: readonly string[]): string | undefined {
+  const text = parts.filter((x) => x !== '').join(' · ');
+  return text === '' ? undefined : s_(text);
+}
+
 /** Insights at Warning and above: what the headline and the first screen name. */
 export function problemInsights(u: UpdateSummary): UpdateInsightRow[] {
   return u.health.filter((i) => i.level !== 'Info');
@@ -199,11 +205,18 @@ export function summaryJson(s: ReportSummary): JsonObject {
   put(out, 'at', s.at);
   out.atSource = s.atSource;
   out.headline = [...s.headline];
-  if (s.operators) out.operators = { total: s.operators.total, available: s.operators.available, degraded: [...s.operators.degraded], progressing: [...s.operators.progressing], unavailable: [...s.operators.unavailable] };
+  if (s.operators) {
+    const o = s.operators;
+    const conditions = o.conditions.map((op) => ({
+      name: op.name,
+      conditions: Object.fromEntries(Object.entries(op.conditions).map(([type, c]) => [type, compact({ status: c.status, reason: c.reason })])),
+    }));
+    out.operators = { total: o.total, available: o.available, degraded: [...o.degraded], progressing: [...o.progressing], unavailable: [...o.unavailable], conditions };
+  }
   if (s.nodes) {
     const roles: JsonObject = {};
     for (const role of Object.keys(s.nodes.roles).sort()) roles[role] = s.nodes.roles[role]!;
-    out.nodes = { total: s.nodes.total, ready: s.nodes.ready, roles, notReady: [...s.nodes.notReady], unschedulable: [...s.nodes.unschedulable], kubelet: s.nodes.kubelet.map((k) => ({ version: k.version, count: k.count })) };
+    out.nodes = { total: s.nodes.total, ready: s.nodes.ready, roles, notReady: [...s.nodes.notReady], unschedulable: [...s.nodes.unschedulable], kubelet: s.nodes.kubelet.map((k) => ({ version: k.version, count: k.count })), members: s.nodes.members.map((m) => compact({ name: m.name, roles: [...m.roles], pool: m.pool })) };
   }
   if (s.pools) {
     out.pools = s.pools.map((p) => {
@@ -402,6 +415,8 @@ export interface GlanceItem {
   /** `ok`, `warn`, `bad`, `none` (no data). */
   state: string;
   value: string;
+  /** The objects that are wrong (the operator degraded, the node not ready, the pool degraded): shown whole, wrapping. */
+  names?: string | undefined;
   detail: string | null;
   /** Where the details are (the update's section). */
   link?: string | undefined;
@@ -472,11 +487,8 @@ export function summaryView(s: ReportSummary): SummaryView {
           label: 'Operators',
           state: o.unavailable.length > 0 ? 'bad' : o.degraded.length > 0 ? 'warn' : 'ok',
           value: `${o.available}/${o.total} available`,
-          detail: s_(
-            [o.unavailable.length > 0 ? `unavailable: ${listed(o.unavailable, 4)}` : '', o.degraded.length > 0 ? `degraded: ${listed(o.degraded, 4)}` : '', o.progressing.length > 0 ? `progressing: ${listed(o.progressing, 4)}` : '']
-              .filter((x) => x !== '')
-              .join(' · ') || 'none degraded or progressing',
-          ),
+          names: glanceNames([o.unavailable.length > 0 ? `unavailable: ${listed(o.unavailable, 4)}` : '', o.degraded.length > 0 ? `degraded: ${listed(o.degraded, 4)}` : '']),
+          detail: s_(o.progressing.length > 0 ? `progressing: ${listed(o.progressing, 4)}` : o.unavailable.length + o.degraded.length > 0 ? '' : 'none degraded or progressing') || null,
         },
   );
   const n = s.nodes;
@@ -487,10 +499,10 @@ export function summaryView(s: ReportSummary): SummaryView {
           label: 'Nodes',
           state: n.notReady.length > 0 ? 'bad' : n.unschedulable.length > 0 ? 'warn' : 'ok',
           value: `${n.ready}/${n.total} ready`,
+          names: glanceNames([n.notReady.length > 0 ? `not ready: ${listed(n.notReady, 2)}` : '']),
           detail: s_(
             [
               Object.entries(n.roles).map(([role, count]) => `${count} ${role}`).join(', '),
-              n.notReady.length > 0 ? `not ready: ${listed(n.notReady, 2)}` : '',
               n.unschedulable.length > 0 ? `${n.unschedulable.length} cordoned` : '',
               n.kubelet.filter((k) => k.version !== 'unknown').map((k) => `kubelet ${k.version} ×${k.count}`).join(', '),
             ]
@@ -515,6 +527,7 @@ export function summaryView(s: ReportSummary): SummaryView {
             label: 'Pools',
             state: u.pools.some((p) => p.degraded > 0) ? 'bad' : u.pools.some((p) => p.paused && p.nodesUpdated < p.nodesTotal) ? 'warn' : 'ok',
             value: `${nodesUpdated}/${nodesTotal} updated`,
+            names: glanceNames(u.pools.map((p) => (p.degraded > 0 ? `${p.name} degraded (${plural(p.degraded, 'node')})` : p.paused && p.nodesUpdated < p.nodesTotal ? `${p.name} paused` : ''))),
             detail: s_(
               [`${u.pools.map((p) => (p.nodesTotal === 0 ? `${p.name} empty` : `${p.name} ${p.nodesUpdated}/${p.nodesTotal}`)).join(' · ')} on ${u.target}`, poolNotes].filter((x) => x !== '').join(' · '),
             ),
@@ -528,6 +541,7 @@ export function summaryView(s: ReportSummary): SummaryView {
             label: 'Pools',
             state: pools.some((p) => p.degradedConditions.length > 0) ? 'bad' : pools.some((p) => p.paused || p.movingTo !== undefined) ? 'warn' : 'ok',
             value: `${pools.filter((p) => p.machines !== undefined && p.updated === p.machines && p.movingTo === undefined).length}/${pools.length} updated`,
+            names: glanceNames(pools.map((p) => (p.degradedConditions.length > 0 ? `${p.name} degraded` : ''))),
             detail: s_([pools.map((p) => `${p.name} ${p.updated ?? '?'}/${p.machines ?? '?'}`).join(' · '), poolNotes].filter((x) => x !== '').join(' · ')),
           },
     );
