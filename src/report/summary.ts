@@ -10,7 +10,8 @@ import type { ClusterSummary } from '../facts/cluster-summary.js';
 import { newestCompleted, type UpdateHistory } from '../facts/history.js';
 import { remainingText, shortDuration, type UpdateStatus } from '../facts/update-status.js';
 import type { ReportSummary, UpdateInsightRow, UpdatePoolRow, UpdateSummary } from './model.js';
-import { alignedLines, displayTime, formatBytes, formatUtc, sanitizeText } from './common.js';
+import { alignedLines, compareStrings, displayTime, formatBytes, formatUtc, sanitizeText } from './common.js';
+import { OPERATOR_CONDITIONS } from '../facts/cluster-summary.js';
 import { put, type Json, type JsonObject } from './json.js';
 import { mdText, table } from './md.js';
 
@@ -207,16 +208,19 @@ export function summaryJson(s: ReportSummary): JsonObject {
   out.headline = [...s.headline];
   if (s.operators) {
     const o = s.operators;
-    const conditions = o.conditions.map((op) => ({
-      name: op.name,
-      conditions: Object.fromEntries(Object.entries(op.conditions).map(([type, c]) => [type, compact({ status: c.status, reason: c.reason })])),
-    }));
+    // In a fixed order (operators and nodes by name, conditions as OPERATOR_CONDITIONS lists them): the JSON is byte-stable.
+    const conditions = [...o.conditions]
+      .sort((a, b) => compareStrings(a.name, b.name))
+      .map((op) => ({
+        name: op.name,
+        conditions: compact(Object.fromEntries(OPERATOR_CONDITIONS.map((type) => [type, op.conditions[type] && compact({ status: op.conditions[type].status, reason: op.conditions[type].reason })]))),
+      }));
     out.operators = { total: o.total, available: o.available, degraded: [...o.degraded], progressing: [...o.progressing], unavailable: [...o.unavailable], conditions };
   }
   if (s.nodes) {
     const roles: JsonObject = {};
     for (const role of Object.keys(s.nodes.roles).sort()) roles[role] = s.nodes.roles[role]!;
-    out.nodes = { total: s.nodes.total, ready: s.nodes.ready, roles, notReady: [...s.nodes.notReady], unschedulable: [...s.nodes.unschedulable], kubelet: s.nodes.kubelet.map((k) => ({ version: k.version, count: k.count })), members: s.nodes.members.map((m) => compact({ name: m.name, roles: [...m.roles], pool: m.pool })) };
+    out.nodes = { total: s.nodes.total, ready: s.nodes.ready, roles, notReady: [...s.nodes.notReady], unschedulable: [...s.nodes.unschedulable], kubelet: s.nodes.kubelet.map((k) => ({ version: k.version, count: k.count })), members: [...s.nodes.members].sort((a, b) => compareStrings(a.name, b.name)).map((m) => compact({ name: m.name, roles: [...m.roles].sort(compareStrings), pool: m.pool })) };
   }
   if (s.pools) {
     out.pools = s.pools.map((p) => {
