@@ -5,8 +5,9 @@ import { renderHtml } from '../report/html.js';
 import { renderMarkdown, type MarkdownOptions } from '../report/markdown.js';
 import { renderJunit } from '../report/junit.js';
 import { renderDiagnosisText } from '../report/diagnosis.js';
+import { updateNodesText } from '../report/summary.js';
 
-/** `text` is the diagnosis alone, for a terminal. */
+/** `text` is the diagnosis for a terminal, then the nodes an update in progress has left. */
 export const FORMATS = ['html', 'json', 'md', 'junit', 'text'] as const;
 export type Format = (typeof FORMATS)[number];
 
@@ -21,6 +22,6 @@ export function renderReport(report: Report, format: Format, failOn: Severity, m
     case 'junit':
       return renderJunit(report, failOn);
     case 'text':
-      return renderDiagnosisText(report);
+      return renderDiagnosisText(report) + updateNodesText(report.summary);
   }
 }

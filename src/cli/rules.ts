@@ -15,33 +15,93 @@ import { signalsFiringAlone } from '../engine/resolution.js';
 import { isPlainObject as isRecord } from '../parsers/k8s.js';
 import { UsageError } from './options.js';
 import { writeAtomically } from './output.js';
+import { alignedLines } from '../report/common.js';
 import { requireFolders } from './rule-selection.js';
 
-/** The severity a rule fires at, and the ones its `severityWhen` can give it: `warning, info when not still_pending`. */
-function severityText(rule: Pick<Rule, 'severity' | 'severityWhen'>): string {
-  const when = (w: Rule['severityWhen'][number]): string =>
-    [w.condition ? conditionText(w.condition) : '', w.youngMs !== undefined ? `younger than ${w.youngMs / 60_000}m` : ''].filter(Boolean).join(' and ');
-  return [rule.severity, ...rule.severityWhen.map((w) => `${w.severity} when ${when(w)}`)].join(', ');
+/** When a `severityWhen` entry applies: `not still_pending`, `updating and younger than 30m`. */
+function whenText(entry: Rule['severityWhen'][number]): string {
+  return [entry.condition ? conditionText(entry.condition) : '', entry.youngMs !== undefined ? `younger than ${entry.youngMs / 60_000}m` : ''].filter(Boolean).join(' and ');
 }
 
-/** Columns padded to their widest cell (the last one is not padded). */
-function alignedTable(head: string[], rows: string[][]): string {
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
-  const line = (cells: string[]): string => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join('  ').trimEnd();
-  return `${[head, ...rows].map(line).join('\n')}\n`;
+/** The severity a rule fires at, marked `*` when `severityWhen` can give it another (all of them would not fit 120 columns). */
+function severityCell(rule: Pick<Rule, 'severity' | 'severityWhen'>): string {
+  return rule.severityWhen.some((w) => w.severity !== rule.severity) ? `${rule.severity}*` : rule.severity;
+}
+
+/** Lines of `text` at most `width` wide, broken between words, each after `indent`. */
+function wrapped(text: string, indent: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (line !== '' && indent.length + line.length + 1 + word.length > width) {
+      lines.push(indent + line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  if (line !== '') lines.push(indent + line);
+  return lines;
+}
+
+/** A table whose rows may carry lines under them. */
+function tableWithLines(head: string[], rows: { cells: string[]; below: string[] }[]): string {
+  const [headLine, ...lines] = alignedLines([head, ...rows.map((row) => row.cells)]);
+  return `${[headLine, ...rows.flatMap((row, i) => [lines[i]!, ...row.below])].join('\n')}\n`;
+}
+
+/** What `rules list` prints: a table that fits a 120-column terminal, titles and conditions on their own lines. */
+const LIST_WIDTH = 120;
+const BELOW = '    ';
+
+function rulesTable(rules: readonly Rule[], conditions: boolean): string {
+  const rows = rules.map((r) => ({
+    cells: [r.domain, r.id, severityCell(r), r.status, r.component],
+    below: [
+      ...wrapped(r.title, BELOW, LIST_WIDTH),
+      ...(conditions ? r.severityWhen.flatMap((w) => wrapped(`${w.severity} when ${whenText(w)}`, `${BELOW}> `, LIST_WIDTH)) : []),
+    ],
+  }));
+  const table = tableWithLines(['DOMAIN', 'ID', 'SEVERITY', 'STATUS', 'COMPONENT'], rows);
+  const marked = !conditions && rules.some((r) => severityCell(r).endsWith('*'));
+  return marked ? `${table}* another severity under a condition (severityWhen): --conditions lists them under each rule\n` : table;
+}
+
+/** A rule as `rules list --json` gives it. */
+function ruleEntry(rule: Rule): object {
+  return {
+    id: rule.id,
+    title: rule.title,
+    severity: rule.severity,
+    severityWhen: rule.severityWhen.map((w) => ({
+      severity: w.severity,
+      ...(w.condition ? { condition: conditionText(w.condition) } : {}),
+      ...(w.youngMs !== undefined ? { youngerThanMinutes: w.youngMs / 60_000 } : {}),
+    })),
+    domain: rule.domain,
+    status: rule.status,
+    component: rule.component,
+    references: rule.referenceSources,
+  };
 }
 
 export function rulesCommand(): Command {
   const rules = new Command('rules').description('list, lint and test rules');
   rules
     .command('list')
-    .description('every rule by domain: id, severity (and when it changes), status, component, title')
+    .description('every rule by domain: id, the severities it fires at, status, component, and its title below')
     .option('--rules <dir...>', 'also list rules from these folders')
-    .action(async (flags: { rules?: string[] }) => {
+    .option('--conditions', 'under each rule, when severityWhen gives it another severity')
+    .option('--json', 'a JSON array: id, title, severity, severityWhen, domain, status, component, references')
+    .action(async (flags: { rules?: string[]; conditions?: boolean; json?: boolean }) => {
       await requireFolders(flags.rules ?? []);
       const loaded = await loadRules(flags.rules ?? []);
-      const rows = [...loaded.rules].sort((a, b) => a.domain.localeCompare(b.domain) || a.id.localeCompare(b.id));
-      process.stdout.write(alignedTable(['DOMAIN', 'ID', 'SEVERITY', 'STATUS', 'COMPONENT', 'TITLE'], rows.map((r) => [r.domain, r.id, severityText(r), r.status, r.component, r.title])));
+      const rules = [...loaded.rules].sort((a, b) => a.domain.localeCompare(b.domain) || a.id.localeCompare(b.id));
+      if (flags.json) {
+        process.stdout.write(`${JSON.stringify(rules.map(ruleEntry), null, 2)}\n`);
+        // Problems go to stderr here, so that stdout stays one JSON document.
+        reportIssues(loaded.issues, process.stderr);
+        return;
+      }
+      process.stdout.write(rulesTable(rules, flags.conditions === true));
       reportIssues(loaded.issues);
     });
   rules
@@ -254,7 +314,7 @@ async function unknownExplained(rules: readonly Rule[]): Promise<RuleIssue[]> {
     .map(({ rule, id }) => ({ file: rule.file, line: 1, reason: `explains names rule '${id}', which is neither here nor built in` }));
 }
 
-function reportIssues(issues: readonly RuleIssue[]): void {
-  for (const issue of issues) process.stdout.write(`${issue.file}:${issue.line}: ${issue.reason}\n`);
+function reportIssues(issues: readonly RuleIssue[], out: NodeJS.WritableStream = process.stdout): void {
+  for (const issue of issues) out.write(`${issue.file}:${issue.line}: ${issue.reason}\n`);
 }
 

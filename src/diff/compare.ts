@@ -7,6 +7,7 @@
 import { findingId, severityRank, type Finding, type Severity } from '../engine/findings.js';
 import { describeObject, objectKey, type DiagnosisNode } from '../engine/diagnosis.js';
 import type { DigestRow, Report, ReportSummary, UpdateSummary } from '../report/model.js';
+import { OPERATOR_CONDITIONS, type OperatorConditions } from '../facts/cluster-summary.js';
 
 /** One side of the comparison, as the reports name it. */
 export interface DiffSide {
@@ -30,7 +31,7 @@ export interface FindingChange {
   objectsRemoved?: string[] | undefined;
   evidenceBefore?: number | undefined;
   evidenceAfter?: number | undefined;
-  /** Said in a few words: `severity warning → error; 2 objects added`. */
+  /** Said in a few words: `severity warning → error; now also about …`, `new about …`, `no longer found, was about …`; absent: unchanged. */
   changed?: string | undefined;
 }
 
@@ -93,7 +94,7 @@ export function compareReports(before: Report, after: Report): ReportDiff {
       ...riskChanges(before, after),
     ],
     unknown: newTemplates(before, after),
-    update: { before: before.summary.update, after: after.summary.update, moved: updateMoved(before.summary.update, after.summary.update) },
+    update: { before: before.summary.update, after: after.summary.update, moved: updateMoved(before.summary, after.summary) },
   };
 }
 
@@ -116,15 +117,19 @@ function compareFindings(before: readonly Finding[], after: readonly Finding[]):
   const was = byId(before);
   const is = byId(after);
   const bySeverity = (a: FindingChange, b: FindingChange): number => severityRank(b.severity) - severityRank(a.severity) || a.id.localeCompare(b.id);
-  const plain = (f: Finding): FindingChange => ({ id: findingId(f), ruleId: f.ruleId, title: f.title, severity: f.severity });
+  const plain = (f: Finding, what: 'new' | 'resolved'): FindingChange => {
+    const about = f.about.map(describeObject);
+    const objects = about.length > 0 ? ` about ${about.slice(0, 3).join(', ')}${about.length > 3 ? ` and ${about.length - 3} more` : ''}` : '';
+    return { id: findingId(f), ruleId: f.ruleId, title: f.title, severity: f.severity, changed: what === 'new' ? `new${objects}` : `no longer found${objects && `, was${objects}`}` };
+  };
   const persisting: FindingChange[] = [];
   for (const [id, f] of is) {
     const prior = was.get(id);
     if (prior) persisting.push(persistingChange(prior, f));
   }
   return {
-    new: [...is].filter(([id]) => !was.has(id)).map(([, f]) => plain(f)).sort(bySeverity),
-    resolved: [...was].filter(([id]) => !is.has(id)).map(([, f]) => plain(f)).sort(bySeverity),
+    new: [...is].filter(([id]) => !was.has(id)).map(([, f]) => plain(f, 'new')).sort(bySeverity),
+    resolved: [...was].filter(([id]) => !is.has(id)).map(([, f]) => plain(f, 'resolved')).sort(bySeverity),
     persisting: persisting.sort(bySeverity),
   };
 }
@@ -188,54 +193,111 @@ function clusterVersionChanges(before: Report, after: Report): StateChange[] {
   ];
 }
 
-/** A condition that holds for the names in a list on one side: True where listed, False where not. */
-function listChanges(kind: string, what: string, listed: string, unlisted: string, was: readonly string[] | undefined, is: readonly string[] | undefined): StateChange[] {
-  // A side that could not tell (no objects of the kind) is not a change.
-  if (!was || !is) return [];
-  const before = new Set(was);
-  const after = new Set(is);
-  return [...new Set([...was, ...is])].sort().flatMap((name) => changed(kind, name, what, before.has(name) ? listed : unlisted, after.has(name) ? listed : unlisted));
+/** The names on both sides, sorted: a state compares only objects both sides hold (the others are added or removed). */
+function common<T>(was: ReadonlyMap<string, T>, is: ReadonlyMap<string, T>): string[] {
+  return [...was.keys()].filter((name) => is.has(name)).sort();
 }
 
+/** Objects one side holds and the other does not, as `added` / `removed` changes with what that side said of them. */
+function presence<T>(kind: string, was: ReadonlyMap<string, T>, is: ReadonlyMap<string, T>, describe: (item: T, side: 'before' | 'after') => string): StateChange[] {
+  const names = [...new Set([...was.keys(), ...is.keys()])].sort();
+  return names.flatMap((name) => {
+    const b = was.get(name);
+    const a = is.get(name);
+    if (b === undefined) return changed(kind, name, `${kindWord(kind)} added`, undefined, describe(a!, 'after'));
+    if (a === undefined) return changed(kind, name, `${kindWord(kind)} removed`, describe(b, 'before'), undefined);
+    return [];
+  });
+}
+
+function kindWord(kind: string): string {
+  return kind === 'MachineConfigPool' ? 'pool' : kind === 'ClusterOperator' ? 'operator' : kind.toLowerCase();
+}
+
+function conditionWords(c: { status: string; reason?: string | undefined } | undefined): string | undefined {
+  return c && `${c.status}${c.reason ? ` (${c.reason})` : ''}`;
+}
+
+/** Every operator condition whose status moved, with its reason; operators that came or went. */
 function operatorChanges(before: ReportSummary, after: ReportSummary): StateChange[] {
-  const b = before.operators;
-  const a = after.operators;
+  // A side that could not tell (no ClusterOperators) is not a change.
+  if (!before.operators || !after.operators) return [];
+  const was = new Map(before.operators.conditions.map((o) => [o.name, o.conditions]));
+  const is = new Map(after.operators.conditions.map((o) => [o.name, o.conditions]));
+  const describe = (c: OperatorConditions['conditions']): string =>
+    OPERATOR_CONDITIONS.flatMap((type) => (c[type] ? [`${type} ${conditionWords(c[type])}`] : [])).join(', ') || 'no condition';
   return [
-    ...listChanges('ClusterOperator', 'Available', 'False', 'True', b?.unavailable, a?.unavailable),
-    ...listChanges('ClusterOperator', 'Degraded', 'True', 'False', b?.degraded, a?.degraded),
-    ...listChanges('ClusterOperator', 'Progressing', 'True', 'False', b?.progressing, a?.progressing),
+    ...presence('ClusterOperator', was, is, describe),
+    ...common(was, is).flatMap((name) =>
+      OPERATOR_CONDITIONS.flatMap((type) => {
+        const b = was.get(name)![type];
+        const a = is.get(name)![type];
+        // The status is the change; a reason alone moving within one status is the operator's detail.
+        return b?.status === a?.status ? [] : changed('ClusterOperator', name, type, conditionWords(b), conditionWords(a));
+      }),
+    ),
   ];
+}
+
+/**
+ * A pool's status in the same words wherever the diff names it: oc's (`Progressing 0/2 nodes
+ * updated`) on a side with an update in progress, else the pool's own machine counts.
+ */
+function poolWords(s: ReportSummary, name: string): string | undefined {
+  const u = s.update?.pools.find((p) => p.name === name);
+  if (u) return `${u.assessment} ${u.nodesUpdated}/${u.nodesTotal} nodes updated`;
+  const p = s.pools?.find((x) => x.name === name);
+  return p && `${p.updated ?? '?'}/${p.machines ?? '?'} updated, ${p.ready ?? '?'} ready, ${p.degraded ?? 0} degraded`;
 }
 
 function poolChanges(before: ReportSummary, after: ReportSummary): StateChange[] {
   if (!before.pools || !after.pools) return [];
   const was = new Map(before.pools.map((p) => [p.name, p]));
   const is = new Map(after.pools.map((p) => [p.name, p]));
-  const counts = (p: NonNullable<ReportSummary['pools']>[number]): string =>
-    `${p.updated ?? '?'}/${p.machines ?? '?'} updated, ${p.ready ?? '?'} ready, ${p.degraded ?? 0} degraded`;
-  return [...new Set([...was.keys(), ...is.keys()])].sort().flatMap((name) => {
-    const b = was.get(name);
-    const a = is.get(name);
-    if (!b) return changed('MachineConfigPool', name, 'pool added', undefined, counts(a!));
-    if (!a) return changed('MachineConfigPool', name, 'pool removed', counts(b), undefined);
-    return [
-      ...changed('MachineConfigPool', name, 'machines', counts(b), counts(a)),
-      ...changed('MachineConfigPool', name, 'paused', String(b.paused), String(a.paused)),
-      ...changed('MachineConfigPool', name, 'rendered config', b.config, a.config),
-    ];
-  });
+  return [
+    ...presence('MachineConfigPool', was, is, (p, side) => poolWords(side === 'before' ? before : after, p.name) ?? ''),
+    ...common(was, is).flatMap((name) => {
+      const b = was.get(name)!;
+      const a = is.get(name)!;
+      // With an update in progress on both sides, the Update section says how each pool moved.
+      const updating = before.update !== null && after.update !== null;
+      return [
+        ...(updating ? [] : changed('MachineConfigPool', name, 'status', poolWords(before, name), poolWords(after, name))),
+        ...changed('MachineConfigPool', name, 'paused', String(b.paused), String(a.paused)),
+        ...changed('MachineConfigPool', name, 'rendered config', b.config, a.config),
+      ];
+    }),
+  ];
 }
 
+type NodeMember = NonNullable<ReportSummary['nodes']>['members'][number];
+
+/** Nodes by name: added and removed ones, their roles and pools; Ready and schedulable moves of nodes both sides hold. */
 function nodeChanges(before: ReportSummary, after: ReportSummary): StateChange[] {
   const b = before.nodes;
   const a = after.nodes;
   if (!b || !a) return [];
-  const kubelets = (n: NonNullable<ReportSummary['nodes']>): string => n.kubelet.map((k) => `${k.version} ×${k.count}`).join(', ');
+  const was = new Map(b.members.map((m) => [m.name, m]));
+  const is = new Map(a.members.map((m) => [m.name, m]));
+  const flags = (n: NonNullable<ReportSummary['nodes']>, name: string): string[] => [n.notReady.includes(name) ? 'not ready' : '', n.unschedulable.includes(name) ? 'unschedulable' : ''].filter(Boolean);
+  const describe = (m: NodeMember, side: 'before' | 'after'): string => [`roles ${m.roles.join(', ') || 'none'}`, `pool ${m.pool ?? 'none'}`, ...flags(side === 'before' ? b : a, m.name)].join('; ');
+  // Versions the kubelets report, without the nodes that do not say: counts that only follow nodes added or removed say nothing new.
+  const kubelets = (n: NonNullable<ReportSummary['nodes']>): string => n.kubelet.filter((k) => k.version !== 'unknown').map((k) => `${k.version} ×${k.count}`).join(', ');
+  const versions = (n: NonNullable<ReportSummary['nodes']>): string => n.kubelet.filter((k) => k.version !== 'unknown').map((k) => k.version).sort().join(',');
   return [
     ...changed('Nodes', 'all', 'count', String(b.total), String(a.total)),
-    ...listChanges('Node', 'Ready', 'False', 'True', b.notReady, a.notReady),
-    ...listChanges('Node', 'unschedulable', 'true', 'false', b.unschedulable, a.unschedulable),
-    ...changed('Nodes', 'all', 'kubelet versions', kubelets(b), kubelets(a)),
+    ...presence('Node', was, is, describe),
+    ...common(was, is).flatMap((name) => {
+      const m = was.get(name)!;
+      const n = is.get(name)!;
+      return [
+        ...changed('Node', name, 'roles', m.roles.join(', ') || 'none', n.roles.join(', ') || 'none'),
+        ...changed('Node', name, 'pool', m.pool ?? 'none', n.pool ?? 'none'),
+        ...changed('Node', name, 'Ready', b.notReady.includes(name) ? 'False' : 'True', a.notReady.includes(name) ? 'False' : 'True'),
+        ...changed('Node', name, 'unschedulable', String(b.unschedulable.includes(name)), String(a.unschedulable.includes(name))),
+      ];
+    }),
+    ...(versions(b) === versions(a) ? [] : changed('Nodes', 'all', 'kubelet versions', kubelets(b) || undefined, kubelets(a) || undefined)),
   ];
 }
 
@@ -256,13 +318,16 @@ function podChanges(before: ReportSummary, after: ReportSummary): StateChange[] 
   for (const r of after.pods.restarting) {
     const prior = wasRestarts.get(`${r.namespace}/${r.pod}/${r.container}`);
     if (prior !== undefined && prior >= r.restarts) continue;
-    out.push({ kind: 'Pod', namespace: r.namespace, name: r.pod, what: `container ${r.container} restarts${r.lastReason ? ` (last: ${r.lastReason})` : ''}`, ...(prior !== undefined ? { before: String(prior) } : {}), after: String(r.restarts) });
+    // Not among OLD's restarting containers: not restarting there, or not there at all (another cluster's pod).
+    out.push({ kind: 'Pod', namespace: r.namespace, name: r.pod, what: `container ${r.container} restarts${r.lastReason ? ` (last: ${r.lastReason})` : ''}`, before: prior !== undefined ? String(prior) : 'not restarting', after: String(r.restarts) });
   }
   return out;
 }
 
 /** What moved in the update between the two: its assessment, completion, operators and pools. */
-function updateMoved(before: UpdateSummary | null, after: UpdateSummary | null): string[] {
+function updateMoved(beforeSummary: ReportSummary, afterSummary: ReportSummary): string[] {
+  const before = beforeSummary.update;
+  const after = afterSummary.update;
   if (!before && !after) return [];
   if (!before) return [`an update to ${after!.target} started (${after!.assessment}, ${after!.completionPercent}% complete)`];
   if (!after) return [`the update to ${before.target} is no longer in progress`];
@@ -271,11 +336,10 @@ function updateMoved(before: UpdateSummary | null, after: UpdateSummary | null):
   if (before.assessment !== after.assessment) moved.push(`assessment ${before.assessment} → ${after.assessment}`);
   if (before.completionPercent !== after.completionPercent) moved.push(`completion ${before.completionPercent}% → ${after.completionPercent}%`);
   if (before.operatorsUpdated !== after.operatorsUpdated) moved.push(`operators updated ${before.operatorsUpdated} → ${after.operatorsUpdated} of ${after.operatorsTotal}`);
-  const pools = new Map(before.pools.map((p) => [p.name, p]));
-  for (const pool of after.pools) {
-    const prior = pools.get(pool.name);
-    if (prior && prior.nodesUpdated === pool.nodesUpdated && prior.assessment === pool.assessment) continue;
-    moved.push(`pool ${pool.name}: ${prior ? `${prior.assessment} ${prior.nodesUpdated}/${prior.nodesTotal} → ` : ''}${pool.assessment} ${pool.nodesUpdated}/${pool.nodesTotal} nodes updated`);
+  for (const name of new Set([...before.pools, ...after.pools].map((p) => p.name))) {
+    const was = poolWords(beforeSummary, name);
+    const is = poolWords(afterSummary, name);
+    if (was !== is) moved.push(`pool ${name}: ${was ?? 'absent'} → ${is ?? 'absent'}`);
   }
   return moved;
 }

@@ -418,6 +418,7 @@ export function loadRuleText(
       component: raw.component,
       tags: raw.tags ?? [],
       references: references.filter((r): r is Template => r !== undefined),
+      referenceSources: raw.references ?? [],
       falsepositives: raw.falsepositives ?? '',
       applies: { ...raw.applies },
       signals,

@@ -16,6 +16,8 @@ export interface Rule {
   tags: string[];
   /** Templates: a reference may name the evidence's own link (an alert's runbook); empty ones are dropped. */
   references: Template[];
+  /** The references as written (a template may take its link from the evidence). */
+  referenceSources: string[];
   falsepositives: string;
   applies: Applies;
   signals: Signal[];

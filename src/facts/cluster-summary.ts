@@ -15,7 +15,7 @@ import type { UpdateHistory } from './history.js';
 import type { Alert } from './alerts.js';
 import type { ClusterState, OperatorState, PodState } from './cluster-state.js';
 import { etcdInfo, type EtcdInfo } from './etcd-info.js';
-import { assessUpdate, type UpdateStatus } from './update-status.js';
+import { assessUpdate, nodesByPool, type UpdateStatus } from './update-status.js';
 
 export interface OperatorsSummary {
   total: number;
@@ -25,6 +25,16 @@ export interface OperatorsSummary {
   progressing: string[];
   /** Available False, Unknown or missing. */
   unavailable: string[];
+  /** Each operator's conditions the update and its health turn on (absent: the operator does not write it). */
+  conditions: OperatorConditions[];
+}
+
+/** The four ClusterOperator conditions `mgsift diff` compares, each with its reason. */
+export const OPERATOR_CONDITIONS = ['Available', 'Degraded', 'Progressing', 'Upgradeable'] as const;
+
+export interface OperatorConditions {
+  name: string;
+  conditions: Partial<Record<(typeof OPERATOR_CONDITIONS)[number], { status: string; reason?: string | undefined }>>;
 }
 
 export interface NodesSummary {
@@ -36,6 +46,8 @@ export interface NodesSummary {
   unschedulable: string[];
   /** Kubelet versions, the most common first. */
   kubelet: { version: string; count: number }[];
+  /** Every node by name: its roles and the MachineConfigPool that selects it (none: no pool does). */
+  members: { name: string; roles: string[]; pool?: string | undefined }[];
 }
 
 export interface PoolSummary {
@@ -184,21 +196,33 @@ function operatorsSummary(operators: readonly OperatorState[]): OperatorsSummary
     degraded: named((o) => o.conditions['Degraded']?.status === 'True'),
     progressing: named((o) => o.conditions['Progressing']?.status === 'True'),
     unavailable: named((o) => o.conditions['Available']?.status !== 'True'),
+    conditions: operators.map((o) => ({
+      name: o.name,
+      conditions: Object.fromEntries(
+        OPERATOR_CONDITIONS.flatMap((type) => {
+          const c = o.conditions[type];
+          return c === undefined ? [] : [[type, { status: c.status, ...(c.reason ? { reason: c.reason } : {}) }]];
+        }),
+      ),
+    })),
   };
 }
 
 const ROLE_LABEL = 'node-role.kubernetes.io/';
 
+function nodeRoles(node: ClusterState['nodes'][number]): string[] {
+  return Object.keys(node.labels)
+    .filter((label) => label.startsWith(ROLE_LABEL) && label.length > ROLE_LABEL.length)
+    .map((label) => label.slice(ROLE_LABEL.length))
+    .sort();
+}
+
 function nodesSummary(state: ClusterState): NodesSummary {
   const roles: Record<string, number> = {};
   const kubelets = new Map<string, number>();
+  const poolOf = new Map([...nodesByPool(state.pools, state.nodes)].flatMap(([pool, nodes]) => nodes.map((n) => [n.name, pool] as const)));
   for (const node of state.nodes) {
-    for (const label of Object.keys(node.labels)) {
-      if (label.startsWith(ROLE_LABEL) && label.length > ROLE_LABEL.length) {
-        const role = label.slice(ROLE_LABEL.length);
-        roles[role] = (roles[role] ?? 0) + 1;
-      }
-    }
+    for (const role of nodeRoles(node)) roles[role] = (roles[role] ?? 0) + 1;
     const kubelet = node.kubeletVersion ?? 'unknown';
     kubelets.set(kubelet, (kubelets.get(kubelet) ?? 0) + 1);
   }
@@ -210,6 +234,7 @@ function nodesSummary(state: ClusterState): NodesSummary {
     notReady: state.nodes.filter((n) => n.conditions['Ready']?.status !== 'True').map((n) => n.name),
     unschedulable: state.nodes.filter((n) => n.unschedulable).map((n) => n.name),
     kubelet: [...kubelets.entries()].map(([version, count]) => ({ version, count })).sort((a, b) => b.count - a.count || (a.version < b.version ? -1 : 1)),
+    members: state.nodes.map((n) => ({ name: n.name, roles: nodeRoles(n), pool: poolOf.get(n.name) })),
   };
 }
 

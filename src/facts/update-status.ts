@@ -92,7 +92,11 @@ export interface UpdateNode {
   version?: string | undefined;
   /** Why it is unavailable or degraded (oc's MESSAGE column). */
   message?: string | undefined;
+  /** oc's EST column: time left for this node (`+10m` draining, `+5m` updating or rebooting), `?` unknown, `-` nothing left. */
+  estimate: NodeEstimate;
 }
+
+export type NodeEstimate = '+10m' | '+5m' | '?' | '-';
 
 export interface UpdatePool {
   name: string;
@@ -563,7 +567,9 @@ function assessNode(node: NodeState, pool: PoolState, context: NodeContext, insi
   else if (pool.paused) phase = 'Paused';
   else phase = 'Pending';
   const byPhase: Record<NodePhase, NodeAssessment> = { Paused: 'Excluded', Pending: 'Outdated', Draining: 'Progressing', Updating: 'Progressing', Rebooting: 'Progressing', Updated: 'Completed' };
+  const estimateByPhase: Record<NodePhase, NodeEstimate> = { Paused: '-', Pending: '?', Draining: '+10m', Updating: '+5m', Rebooting: '+5m', Updated: '-' };
   let assessment = byPhase[phase];
+  let estimate = estimateByPhase[phase];
   let message: string | undefined;
   let summary = '';
   let description = '';
@@ -572,11 +578,13 @@ function assessNode(node: NodeState, pool: PoolState, context: NodeContext, insi
     message = bad.map((c) => c.reason).join(' | ');
     summary = unavailableMessage(node.name, bad);
     description = unavailableDescription(bad);
+    estimate = updated ? '-' : '?';
   }
   if (degraded) {
     assessment = 'Degraded';
     message = reason ?? '';
     description = message;
+    estimate = updated ? '-' : '?';
   }
   const nodeObject: InsightObject = { kind: 'Node', name: node.name };
   const since = earliest(bad.map((c) => c.since));
@@ -592,6 +600,7 @@ function assessNode(node: NodeState, pool: PoolState, context: NodeContext, insi
     phase,
     version: context.versionsKnown ? currentVersion : updated ? target : undefined,
     message: message === undefined ? undefined : node.name.length < 8 ? message : message.split(node.name).join('<node>'),
+    estimate,
     unavailable,
     degraded,
     updating,
@@ -651,7 +660,7 @@ function assessPool(pool: PoolState, nodes: AssessedNode[], insights: UpdateInsi
     draining,
     excluded,
     degraded,
-    nodes: sorted.map(({ name, assessment: a, phase, version, message }) => ({ name, assessment: a, phase, version, message })),
+    nodes: sorted.map(({ name, assessment: a, phase, version, message, estimate }) => ({ name, assessment: a, phase, version, message, estimate })),
   };
 }
 

@@ -109,6 +109,13 @@ export function sortTimeline(items: readonly TimelineItem[]): TimelineItem[] {
 }
 
 /** Code-unit order: locale-independent, so output never depends on the machine. */
+/** Rows as lines for a terminal, columns padded to their widest cell (the last one is not padded). */
+export function alignedLines(rows: readonly (readonly string[])[], gap = '  '): string[] {
+  const widths: number[] = [];
+  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
+  return rows.map((cells) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join(gap).trimEnd());
+}
+
 export function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -54,14 +54,34 @@ function intervalLine(diff: ReportDiff): string {
   return `${diff.intervalMs !== undefined ? `${spanText(diff.intervalMs)} apart` : 'interval unknown'}; ${same}`;
 }
 
+/** `error`, or `warning → error` for a persisting finding whose severity moved. */
+function severityWords(f: FindingChange): string {
+  return f.severityBefore ? `${f.severityBefore} → ${f.severity}` : f.severity;
+}
+
 function findingLine(f: FindingChange): string {
-  return `${f.severity.toUpperCase()} ${f.id}: ${f.title}${f.changed ? ` (${f.changed})` : ''}`;
+  return `${severityWords(f).toUpperCase()} ${f.id}: ${f.title}${f.changed ? ` (${f.changed})` : ''}`;
+}
+
+function changeObject(c: StateChange): string {
+  return `${c.kind} ${c.namespace ? `${c.namespace}/` : ''}${c.name}`;
+}
+
+/** An object added or removed (a pool, a node, an alert started): its one side is what it says. */
+function isPresence(c: StateChange): boolean {
+  return / (added|removed)$|^alert (started|cleared)$/.test(c.what);
+}
+
+/** A change's two sides; a side without a value is `absent` (not `false` or `0`). */
+function sides(c: StateChange): { before: string; after: string } {
+  if (isPresence(c)) return { before: c.before ?? '', after: c.after ?? '' };
+  return { before: c.before ?? 'absent', after: c.after ?? 'absent' };
 }
 
 function changeLine(c: StateChange): string {
-  const object = `${c.kind} ${c.namespace ? `${c.namespace}/` : ''}${c.name}`;
-  const value = c.before === undefined ? `${c.after ?? ''}` : c.after === undefined ? `was ${c.before}` : `${c.before} → ${c.after}`;
-  return `${object}: ${c.what}${value ? ` ${value}` : ''}`;
+  const { before, after } = sides(c);
+  const value = isPresence(c) ? before || after : `${before} → ${after}`;
+  return `${changeObject(c)}: ${c.what}${value ? ` ${value}` : ''}`;
 }
 
 /** Each side's update in a few words: `4.14.0 → 4.14.1, Progressing, 45%` or `not updating`. */
@@ -94,7 +114,7 @@ function diffMarkdown(diff: ReportDiff): string {
   const table = (title: string, rows: FindingChange[]): void => {
     if (rows.length === 0) return;
     out.push(`## ${title} (${rows.length})`, '', '| Severity | Finding | Title | What changed |', '| --- | --- | --- | --- |');
-    for (const f of rows) out.push(`| ${f.severity} | \`${mdText(f.id)}\` | ${mdText(f.title)} | ${mdText(f.changed ?? '')} |`);
+    for (const f of rows) out.push(`| ${severityWords(f).toUpperCase()} | \`${mdText(f.id)}\` | ${mdText(f.title)} | ${mdText(f.changed ?? 'unchanged')} |`);
     out.push('');
   };
   table('New findings', diff.findings.new);
@@ -104,7 +124,10 @@ function diffMarkdown(diff: ReportDiff): string {
   out.push('## Update', '', `- ${mdText(updateLine(diff))}`, ...diff.update.moved.map((m) => `- ${mdText(m)}`), '');
   if (diff.changes.length > 0) {
     out.push(`## Changes in state (${diff.changes.length})`, '', '| Object | What | Before | After |', '| --- | --- | --- | --- |');
-    for (const c of diff.changes) out.push(`| ${mdText(`${c.kind} ${c.namespace ? `${c.namespace}/` : ''}${c.name}`)} | ${mdText(c.what)} | ${mdText(c.before ?? '')} | ${mdText(c.after ?? '')} |`);
+    for (const c of diff.changes) {
+      const { before, after } = sides(c);
+      out.push(`| ${mdText(changeObject(c))} | ${mdText(c.what)} | ${mdText(before)} | ${mdText(after)} |`);
+    }
     out.push('');
   }
   if (diff.unknown.length > 0) {
@@ -117,8 +140,8 @@ function diffMarkdown(diff: ReportDiff): string {
 
 function diffHtml(diff: ReportDiff, tool: Tool): string {
   const s = sanitizeText;
-  const findings = (rows: FindingChange[]): { severity: string; id: string; title: string; changed: string }[] =>
-    rows.map((f) => ({ severity: f.severity, id: s(f.id), title: s(f.title), changed: s(f.changed ?? '') }));
+  const findings = (rows: FindingChange[]): { severity: string; severityBefore: string | undefined; id: string; title: string; changed: string }[] =>
+    rows.map((f) => ({ severity: f.severity, severityBefore: f.severityBefore, id: s(f.id), title: s(f.title), changed: s(f.changed ?? 'unchanged') }));
   return loadTemplate(undefined, 'diff.html.hbs')({
     csp: HTML_CSP,
     tool: { name: tool.name, version: s(tool.version) },
@@ -136,7 +159,10 @@ function diffHtml(diff: ReportDiff, tool: Tool): string {
     moved: diff.update.moved.map(s),
     rootsBefore: s(diff.roots.before.join(', ') || 'none'),
     rootsAfter: s(diff.roots.after.join(', ') || 'none'),
-    changes: diff.changes.map((c) => ({ object: s(`${c.kind} ${c.namespace ? `${c.namespace}/` : ''}${c.name}`), what: s(c.what), before: s(c.before ?? ''), after: s(c.after ?? '') })),
+    changes: diff.changes.map((c) => {
+      const { before, after } = sides(c);
+      return { object: s(changeObject(c)), what: s(c.what), before: s(before), after: s(after) };
+    }),
     unknown: diff.unknown.map((t) => ({ template: s(t.template), count: t.count, example: s(`${t.example.file}:${t.example.line}`) })),
   });
 }

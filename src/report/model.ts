@@ -3,7 +3,7 @@ import type { CheckedInPart, Finding, NotApplicable, NotChecked, Passed, Severit
 import type { Diagnosis } from '../engine/diagnosis.js';
 import type { Limits } from '../core/limits.js';
 import type { Problem } from '../core/problems.js';
-import type { PoolSummary, RestartingContainer } from '../facts/cluster-summary.js';
+import type { NodesSummary, OperatorsSummary, PoolSummary, RestartingContainer } from '../facts/cluster-summary.js';
 import type { UpdatePool, UpdateStatus } from '../facts/update-status.js';
 
 /** Version of the JSON report's shape (`schema/report.schema.json`). */
@@ -287,10 +287,9 @@ export interface ReportSummary {
   atSource: 'collection' | 'latest-condition' | 'none';
   /** The text headline: the version and update, then the health counts. */
   headline: string[];
-  operators?: { total: number; available: number; degraded: string[]; progressing: string[]; unavailable: string[] } | undefined;
-  nodes?:
-    | { total: number; ready: number; roles: Record<string, number>; notReady: string[]; unschedulable: string[]; kubelet: { version: string; count: number }[] }
-    | undefined;
+  /** Plain data already: the facts' own records. */
+  operators?: OperatorsSummary | undefined;
+  nodes?: NodesSummary | undefined;
   /** Plain data already: the facts' own records. */
   pools?: PoolSummary[] | undefined;
   pods?:

@@ -10,7 +10,8 @@ import type { ClusterSummary } from '../facts/cluster-summary.js';
 import { newestCompleted, type UpdateHistory } from '../facts/history.js';
 import { remainingText, shortDuration, type UpdateStatus } from '../facts/update-status.js';
 import type { ReportSummary, UpdateInsightRow, UpdatePoolRow, UpdateSummary } from './model.js';
-import { displayTime, formatBytes, formatUtc, sanitizeText } from './common.js';
+import { alignedLines, compareStrings, displayTime, formatBytes, formatUtc, sanitizeText } from './common.js';
+import { OPERATOR_CONDITIONS } from '../facts/cluster-summary.js';
 import { put, type Json, type JsonObject } from './json.js';
 import { mdText, table } from './md.js';
 
@@ -122,6 +123,12 @@ export function poolText(p: UpdatePoolRow): string {
   return `${p.name} ${p.assessment} ${p.completionPercent ?? 0}% (${p.nodesUpdated}/${p.nodesTotal}${p.paused ? ', paused' : ''})`;
 }
 
+/** The decisive names of a glance cell, or undefined when nothing is wrong. */
+function glanceNames(parts: readonly string[]): string | undefined {
+  const text = parts.filter((x) => x !== '').join(' · ');
+  return text === '' ? undefined : s_(text);
+}
+
 /** Insights at Warning and above: what the headline and the first screen name. */
 export function problemInsights(u: UpdateSummary): UpdateInsightRow[] {
   return u.health.filter((i) => i.level !== 'Info');
@@ -199,11 +206,21 @@ export function summaryJson(s: ReportSummary): JsonObject {
   put(out, 'at', s.at);
   out.atSource = s.atSource;
   out.headline = [...s.headline];
-  if (s.operators) out.operators = { total: s.operators.total, available: s.operators.available, degraded: [...s.operators.degraded], progressing: [...s.operators.progressing], unavailable: [...s.operators.unavailable] };
+  if (s.operators) {
+    const o = s.operators;
+    // In a fixed order (operators and nodes by name, conditions as OPERATOR_CONDITIONS lists them): the JSON is byte-stable.
+    const conditions = [...o.conditions]
+      .sort((a, b) => compareStrings(a.name, b.name))
+      .map((op) => ({
+        name: op.name,
+        conditions: compact(Object.fromEntries(OPERATOR_CONDITIONS.map((type) => [type, op.conditions[type] && compact({ status: op.conditions[type].status, reason: op.conditions[type].reason })]))),
+      }));
+    out.operators = { total: o.total, available: o.available, degraded: [...o.degraded], progressing: [...o.progressing], unavailable: [...o.unavailable], conditions };
+  }
   if (s.nodes) {
     const roles: JsonObject = {};
     for (const role of Object.keys(s.nodes.roles).sort()) roles[role] = s.nodes.roles[role]!;
-    out.nodes = { total: s.nodes.total, ready: s.nodes.ready, roles, notReady: [...s.nodes.notReady], unschedulable: [...s.nodes.unschedulable], kubelet: s.nodes.kubelet.map((k) => ({ version: k.version, count: k.count })) };
+    out.nodes = { total: s.nodes.total, ready: s.nodes.ready, roles, notReady: [...s.nodes.notReady], unschedulable: [...s.nodes.unschedulable], kubelet: s.nodes.kubelet.map((k) => ({ version: k.version, count: k.count })), members: [...s.nodes.members].sort((a, b) => compareStrings(a.name, b.name)).map((m) => compact({ name: m.name, roles: [...m.roles].sort(compareStrings), pool: m.pool })) };
   }
   if (s.pools) {
     out.pools = s.pools.map((p) => {
@@ -280,7 +297,7 @@ function updateJson(u: UpdateSummary): JsonObject {
         draining: p.draining,
         excluded: p.excluded,
         degraded: p.degraded,
-        nodes: p.nodes.map((n) => compact({ name: n.name, assessment: n.assessment, phase: n.phase, version: n.version, message: n.message })),
+        nodes: p.nodes.map((n) => compact({ name: n.name, assessment: n.assessment, phase: n.phase, version: n.version, message: n.message, estimate: n.estimate })),
       }),
     ),
     health: u.health.map((i) =>
@@ -330,11 +347,56 @@ export function summaryMarkdown(s: ReportSummary): string[] {
     ),
   );
   if (u.pools.length > pools.length) out.push(`*${u.pools.length - pools.length} more pools in the HTML and JSON reports.*`, '');
+  const left = nodesLeft(u);
+  if (left.rows.length > 0) {
+    out.push(table(['Pool', 'Node', 'Assessment', 'Phase', 'Version', 'Est.', 'Message'], left.rows.map(({ pool, node }) => [pool, node.name, node.assessment, node.phase, node.version ?? '?', node.estimate, node.message ?? ''])));
+    if (left.omitted > 0) out.push(`*${left.omitted} more nodes not completed in the HTML and JSON reports.*`, '');
+  }
   const insights = u.health.slice(0, INSIGHTS_SHOWN);
   out.push(table(['Since', 'Level', 'Impact', 'Update health'], insights.map((i) => [i.age, i.level, i.impact, i.message])));
   if (u.health.length > insights.length) out.push(`*${u.health.length - insights.length} more health insights in the HTML and JSON reports.*`, '');
   for (const note of u.notes) out.push(`*${mdText(note)}*`, '');
   return out;
+}
+
+/** Nodes listed per pool in the text and Markdown (oc lists 10 without `--details=nodes`). */
+const NODES_SHOWN = 10;
+
+/**
+ * The nodes an update has yet to finish, by pool in oc's order: at most {@link NODES_SHOWN} a
+ * pool, and every degraded or unavailable one beyond them (as oc keeps nodes in undesired states).
+ */
+export function nodesLeft(u: UpdateSummary): { rows: { pool: string; node: UpdatePoolRow['nodes'][number] }[]; omitted: number } {
+  const rows: { pool: string; node: UpdatePoolRow['nodes'][number] }[] = [];
+  let omitted = 0;
+  for (const pool of u.pools) {
+    const left = pool.nodes.filter((n) => n.assessment !== 'Completed');
+    left.forEach((node, i) => {
+      if (i < NODES_SHOWN || node.assessment === 'Degraded' || node.assessment === 'Unavailable') rows.push({ pool: pool.name, node });
+      else omitted++;
+    });
+  }
+  return { rows, omitted };
+}
+
+/** A node's message in the text format: an MCD error may run to several long lines. */
+const TEXT_MESSAGE_WIDTH = 200;
+
+function oneLine(text: string, max: number): string {
+  const flat = sanitizeText(text).replace(/\s*[\r\n]+\s*/g, ' ');
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** The text format's update view: the nodes left to update, as oc's node tables (empty when not updating or all are done). */
+export function updateNodesText(s: ReportSummary): string {
+  const u = s.update;
+  if (u === null) return '';
+  const left = nodesLeft(u);
+  if (left.rows.length === 0) return '';
+  const rows = left.rows.map(({ pool, node }) => [pool, node.name, node.assessment, node.phase, node.version ?? '?', node.estimate, oneLine(node.message ?? '', TEXT_MESSAGE_WIDTH)]);
+  const lines = [`Nodes not completed in the update to ${u.target} (${left.rows.length + left.omitted}):`, ...alignedLines([['POOL', 'NAME', 'ASSESSMENT', 'PHASE', 'VERSION', 'EST', 'MESSAGE'], ...rows]).map((l) => `  ${l}`)];
+  if (left.omitted > 0) lines.push(`  and ${left.omitted} more (every node in the HTML and JSON reports)`);
+  return `${lines.join('\n')}\n`;
 }
 
 function poolCounts(p: UpdatePoolRow): string {
@@ -357,6 +419,8 @@ export interface GlanceItem {
   /** `ok`, `warn`, `bad`, `none` (no data). */
   state: string;
   value: string;
+  /** The objects that are wrong (the operator degraded, the node not ready, the pool degraded): shown whole, wrapping. */
+  names?: string | undefined;
   detail: string | null;
   /** Where the details are (the update's section). */
   link?: string | undefined;
@@ -373,7 +437,7 @@ export interface SummaryView {
     state: string;
     progress: string;
     percent: number;
-    pools: { name: string; assessment: string; state: string; percent: number; completion: string; counts: string; nodes: { name: string; assessment: string; phase: string; version: string; message: string }[]; hasNodes: boolean }[];
+    pools: { name: string; assessment: string; state: string; percent: number; completion: string; counts: string; nodes: { name: string; assessment: string; phase: string; version: string; estimate: string; message: string }[]; hasNodes: boolean }[];
     hasPools: boolean;
     insights: { age: string; since: string; level: string; impact: string; message: string; description: string; state: string }[];
     insightsRest: { age: string; since: string; level: string; impact: string; message: string; description: string; state: string }[];
@@ -427,11 +491,8 @@ export function summaryView(s: ReportSummary): SummaryView {
           label: 'Operators',
           state: o.unavailable.length > 0 ? 'bad' : o.degraded.length > 0 ? 'warn' : 'ok',
           value: `${o.available}/${o.total} available`,
-          detail: s_(
-            [o.unavailable.length > 0 ? `unavailable: ${listed(o.unavailable, 4)}` : '', o.degraded.length > 0 ? `degraded: ${listed(o.degraded, 4)}` : '', o.progressing.length > 0 ? `progressing: ${listed(o.progressing, 4)}` : '']
-              .filter((x) => x !== '')
-              .join(' · ') || 'none degraded or progressing',
-          ),
+          names: glanceNames([o.unavailable.length > 0 ? `unavailable: ${listed(o.unavailable, 4)}` : '', o.degraded.length > 0 ? `degraded: ${listed(o.degraded, 4)}` : '']),
+          detail: s_(o.progressing.length > 0 ? `progressing: ${listed(o.progressing, 4)}` : o.unavailable.length + o.degraded.length > 0 ? '' : 'none degraded or progressing') || null,
         },
   );
   const n = s.nodes;
@@ -442,10 +503,10 @@ export function summaryView(s: ReportSummary): SummaryView {
           label: 'Nodes',
           state: n.notReady.length > 0 ? 'bad' : n.unschedulable.length > 0 ? 'warn' : 'ok',
           value: `${n.ready}/${n.total} ready`,
+          names: glanceNames([n.notReady.length > 0 ? `not ready: ${listed(n.notReady, 2)}` : '']),
           detail: s_(
             [
               Object.entries(n.roles).map(([role, count]) => `${count} ${role}`).join(', '),
-              n.notReady.length > 0 ? `not ready: ${listed(n.notReady, 2)}` : '',
               n.unschedulable.length > 0 ? `${n.unschedulable.length} cordoned` : '',
               n.kubelet.filter((k) => k.version !== 'unknown').map((k) => `kubelet ${k.version} ×${k.count}`).join(', '),
             ]
@@ -470,6 +531,7 @@ export function summaryView(s: ReportSummary): SummaryView {
             label: 'Pools',
             state: u.pools.some((p) => p.degraded > 0) ? 'bad' : u.pools.some((p) => p.paused && p.nodesUpdated < p.nodesTotal) ? 'warn' : 'ok',
             value: `${nodesUpdated}/${nodesTotal} updated`,
+            names: glanceNames(u.pools.map((p) => (p.degraded > 0 ? `${p.name} degraded (${plural(p.degraded, 'node')})` : p.paused && p.nodesUpdated < p.nodesTotal ? `${p.name} paused` : ''))),
             detail: s_(
               [`${u.pools.map((p) => (p.nodesTotal === 0 ? `${p.name} empty` : `${p.name} ${p.nodesUpdated}/${p.nodesTotal}`)).join(' · ')} on ${u.target}`, poolNotes].filter((x) => x !== '').join(' · '),
             ),
@@ -483,6 +545,7 @@ export function summaryView(s: ReportSummary): SummaryView {
             label: 'Pools',
             state: pools.some((p) => p.degradedConditions.length > 0) ? 'bad' : pools.some((p) => p.paused || p.movingTo !== undefined) ? 'warn' : 'ok',
             value: `${pools.filter((p) => p.machines !== undefined && p.updated === p.machines && p.movingTo === undefined).length}/${pools.length} updated`,
+            names: glanceNames(pools.map((p) => (p.degradedConditions.length > 0 ? `${p.name} degraded` : ''))),
             detail: s_([pools.map((p) => `${p.name} ${p.updated ?? '?'}/${p.machines ?? '?'}`).join(' · '), poolNotes].filter((x) => x !== '').join(' · ')),
           },
     );
@@ -556,7 +619,7 @@ function updateView(u: UpdateSummary): NonNullable<SummaryView['update']> {
       percent: Math.max(0, Math.min(100, p.completionPercent ?? 0)),
       completion: p.assessment === 'Empty' ? 'no nodes' : `${p.completionPercent ?? 0}% (${p.nodesUpdated}/${p.nodesTotal})`,
       counts: s_(poolCounts(p) + (p.paused ? ', paused' : '')),
-      nodes: p.nodes.map((node) => ({ name: s_(node.name), assessment: s_(node.assessment), phase: s_(node.phase), version: s_(node.version ?? '?'), message: s_(node.message ?? '') })),
+      nodes: p.nodes.map((node) => ({ name: s_(node.name), assessment: s_(node.assessment), phase: s_(node.phase), version: s_(node.version ?? '?'), estimate: node.estimate, message: s_(node.message ?? '') })),
       hasNodes: p.nodes.length > 0,
     })),
     hasPools: u.pools.length > 0,

@@ -10,6 +10,7 @@ import { mgsift } from '../helpers/cli.js';
 import { packTree, tempDir } from '../helpers/archives.js';
 import { writeMustGather } from '../helpers/must-gather-tree.js';
 import { pausedWorkerPool } from '../helpers/update-scenarios.js';
+import { OC_EXAMPLES, OC_EXAMPLES_ABSENT, ocExampleTree } from '../helpers/oc-examples.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MG_MINI = join(ROOT, 'test/fixtures/mg-mini');
@@ -125,7 +126,71 @@ describe('mgsift diff on the state the summary reads', () => {
     expect(said).toContain('Nodes all: count 6 → 7');
     expect(diff.update.moved.find((m) => m.startsWith('completion '))).toMatch(/^completion (\d+)% → (\d+)%$/);
     expect(diff.update.moved.find((m) => m.startsWith('operators updated '))).toMatch(/^operators updated \d+ → \d+ of \d+$/);
-    expect(diff.update.moved.find((m) => m.startsWith('pool worker: '))).toMatch(/^pool worker: Excluded 0\/3 → Pending 0\/4 nodes updated$/);
+    expect(diff.update.moved.find((m) => m.startsWith('pool worker: '))).toBe('pool worker: Excluded 0/3 nodes updated → Pending 0/4 nodes updated');
+    expect(said).toContain('Node ip-10-0-77-7.eu-west-1.compute.internal: node added  → roles worker; pool worker');
     expect(diff.findings.resolved.map((f) => f.id)).toContain('mco-pool-paused-update-pending');
+  });
+});
+
+describe('mgsift diff on two uploads of one cluster (oc\'s examples: the worker pool paused, then workers updating in two pools)', () => {
+  if (OC_EXAMPLES === undefined) {
+    it.skip(`skipped: ${OC_EXAMPLES_ABSENT}`, () => {});
+    return;
+  }
+  const dir = tempDir();
+  const old = ocExampleTree('4.14.1-paused-worker-pool', join(dir, 'old'), '1001');
+  const now = ocExampleTree('4.14.1-workers-started-updating-multiple-pools', join(dir, 'new'), '1002');
+
+  it('names the node added, the role and pool a node gained, every operator condition that moved with its reason, and no non-change', () => {
+    const { diff } = diffJson(old, now);
+    const said = diff.changes.map((c) => `${c.kind} ${c.name}: ${c.what} ${c.before ?? ''} → ${c.after ?? ''}`);
+    expect(said).toContain('Node ip-10-0-4-159-infra.us-east-2.compute.internal: node added  → roles infra; pool infra; unschedulable');
+    expect(said).toContain('Node ip-10-0-20-162.us-east-2.compute.internal: roles worker → infra, worker');
+    expect(said).toContain('Node ip-10-0-20-162.us-east-2.compute.internal: pool worker → infra');
+    expect(said).toContain('ClusterOperator machine-config: Upgradeable True (AsExpected) → False (PoolUpdating)');
+    expect(said).toContain('ClusterOperator kube-storage-version-migrator: Available True (AsExpected) → False (KubeStorageVersionMigrator_Deploying)');
+    // The added node is not said to have become unschedulable; the kubelets say no version on either side.
+    expect(said.filter((s) => s.includes('ip-10-0-4-159-infra') && s.includes('unschedulable false'))).toEqual([]);
+    expect(said.filter((s) => s.includes('kubelet'))).toEqual([]);
+    // Each change says something moved: no line whose sides are the same.
+    for (const c of diff.changes) expect(c.before, `${c.kind} ${c.name} ${c.what}`).not.toBe(c.after);
+    // One status per pool: the state section and the update section in the same words.
+    expect(said).toContain('MachineConfigPool infra: pool added  → Progressing 0/2 nodes updated');
+    expect(diff.update.moved).toContain('pool infra: absent → Progressing 0/2 nodes updated');
+    expect(diff.update.moved).toContain('pool worker: Excluded 0/3 nodes updated → Progressing 0/2 nodes updated');
+  });
+
+  it('text shows an absent side as absent; HTML fills What changed and shows severities as badges', () => {
+    const text = mgsift(['diff', old, now]).stdout;
+    expect(text).toContain('  Node ip-10-0-4-159-infra.us-east-2.compute.internal: node added roles infra; pool infra; unschedulable\n');
+    expect(text).toContain('  ClusterOperator machine-config: Upgradeable True (AsExpected) → False (PoolUpdating)\n');
+    expect(text).not.toMatch(/ip-10-0-4-159-infra[^\n]*unschedulable false/);
+    const html = mgsift(['diff', old, now, '--format', 'html']).stdout;
+    const rows = [...html.matchAll(/<tr><td>(.*?)<\/td><td><code>(.*?)<\/code><\/td><td>.*?<\/td><td>(.*?)<\/td><\/tr>/g)];
+    expect(rows.length).toBe(4);
+    for (const [, severity, , changed] of rows) {
+      expect(severity).toMatch(/^<span class="badge sev-(info|warning|error|critical)">/);
+      expect(changed).not.toBe('');
+    }
+    expect(rows.find((r) => r[2] === 'mco-pool-paused-update-pending')?.[3]).toBe('no longer found, was about MachineConfigPool worker');
+  });
+});
+
+describe('mgsift diff: restarts and pods across two inputs', () => {
+  it('a container restarting only in NEW reads not restarting → its count', () => {
+    const dir = tempDir();
+    const pod = (restarts: number): Record<string, unknown> => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'etcd-guard-master-0', namespace: 'openshift-etcd', uid: 'u1' },
+      spec: { nodeName: 'master-0', containers: [{ name: 'guard' }] },
+      status: { phase: 'Running', containerStatuses: [{ name: 'guard', ready: true, restartCount: restarts, state: { running: {} }, lastState: { terminated: { reason: 'Error', exitCode: 1, finishedAt: '2024-02-07T16:00:00Z' } } }] },
+    });
+    const old = writeMustGather(join(dir, 'old'), { ...pausedWorkerPool(), pods: [pod(0)] }, '1001');
+    const now = writeMustGather(join(dir, 'new'), { ...pausedWorkerPool(), pods: [pod(7)] }, '1002');
+    const { diff } = diffJson(old, now);
+    const restart = diff.changes.find((c) => c.kind === 'Pod' && c.what.startsWith('container guard restarts'));
+    expect(restart).toMatchObject({ namespace: 'openshift-etcd', name: 'etcd-guard-master-0', before: 'not restarting', after: '7' });
+    expect(mgsift(['diff', old, now]).stdout).toMatch(/Pod openshift-etcd\/etcd-guard-master-0: container guard restarts \(last: Error\) not restarting → 7\n/);
   });
 });

@@ -78,7 +78,10 @@ describe('the cluster summary', () => {
     const s = await summaryOf(content);
     expect(s.atSource).toBe('collection');
     expect(s.operators).toMatchObject({ total: 33, available: 33, degraded: [], progressing: [], unavailable: [] });
-    expect(s.nodes).toEqual({ total: 6, ready: 6, roles: { master: 3, worker: 3 }, notReady: [], unschedulable: [], kubelet: [{ version: 'v1.28.11+add48d0', count: 6 }] });
+    expect(s.nodes).toMatchObject({ total: 6, ready: 6, roles: { master: 3, worker: 3 }, notReady: [], unschedulable: [], kubelet: [{ version: 'v1.28.11+add48d0', count: 6 }] });
+    // Each node by name, with its roles and the pool that selects it.
+    expect(s.nodes?.members.map((m) => `${m.roles.join('+')}:${m.pool ?? 'none'}`).sort()).toEqual(['master:master', 'master:master', 'master:master', 'worker:worker', 'worker:worker', 'worker:worker']);
+    expect(s.operators?.conditions.find((o) => o.name === 'machine-config')?.conditions).toMatchObject({ Available: { status: 'True' }, Degraded: { status: 'False' } });
     expect(s.pools?.map((p) => [p.name, p.machines, p.updated, p.paused, p.movingTo])).toEqual([
       ['master', 3, 3, false, undefined],
       ['worker', 3, 3, false, undefined],

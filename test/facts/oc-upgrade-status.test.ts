@@ -4,42 +4,21 @@
  * must-gather tree collected at oc's "now" for saved objects (the latest condition change of
  * the ClusterVersion and ClusterOperators), analysed, and compared with what oc printed: the
  * assessment, target and source versions, completion and operator counts, duration and
- * estimate, every pool's assessment, completion and counts, every node's assessment, phase and
- * version, and the health insights (level, impact, message, since). Skipped, saying why, when
+ * estimate (as the report's rows print them), every pool's assessment, completion and counts,
+ * every node's assessment, phase, version, EST and message, and the health insights (level,
+ * impact, message, and their age as the report prints it). Skipped, saying why, when
  * the shared data is absent (CI); MGSIFT_OC_EXAMPLES may name a copy of oc's examples folder.
  */
 import { describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import yaml from 'js-yaml';
+import { readFileSync, rmSync } from 'node:fs';
 import { analyzeInput } from '../../src/analysis/analyze.js';
 import { DEFAULT_LIMITS } from '../../src/core/limits.js';
 import { loadRules } from '../../src/engine/load.js';
 import { remainingText, shortDuration, type UpdateStatus } from '../../src/facts/update-status.js';
-import { itemsOf, writeMustGather } from '../helpers/must-gather-tree.js';
-import { sharedPath } from '../helpers/shared-data.js';
-
-// The shared copy, or any copy of openshift/oc's pkg/cli/admin/upgrade/status/examples named by MGSIFT_OC_EXAMPLES.
-const EXAMPLES = sharedPath('samples-real/oc-upgrade-status') ?? (process.env['MGSIFT_OC_EXAMPLES'] && existsSync(process.env['MGSIFT_OC_EXAMPLES']) ? process.env['MGSIFT_OC_EXAMPLES'] : undefined);
+import { reportSummary } from '../../src/report/summary.js';
+import { OC_EXAMPLES, OC_EXAMPLES_ABSENT, ocExampleFile, ocExampleNames, ocExampleTree } from '../helpers/oc-examples.js';
 
 type Obj = Record<string, unknown>;
-
-function load(path: string): unknown {
-  return yaml.load(readFileSync(path, 'utf8'), { schema: yaml.JSON_SCHEMA });
-}
-
-/** oc's "now" for saved objects: the latest condition change, plus the nanoseconds it adds. */
-function ocNow(cv: Obj, operators: Obj[]): string {
-  let latest = '';
-  for (const object of [cv, ...operators]) {
-    for (const c of ((object['status'] as Obj | undefined)?.['conditions'] as Obj[] | undefined) ?? []) {
-      const t = c['lastTransitionTime'];
-      if (typeof t === 'string' && t > latest) latest = t;
-    }
-  }
-  return latest.replace(/Z$/, '.000368975Z');
-}
 
 interface OcPool {
   name: string;
@@ -53,6 +32,8 @@ interface OcNode {
   assessment: string;
   phase: string;
   version: string;
+  estimate: string;
+  message: string;
 }
 
 interface OcInsight {
@@ -105,14 +86,22 @@ function parseOc(output: string, detailed: string): OcOutput {
     }
   }
   let pool: string | undefined;
+  let last: OcNode | undefined;
   for (const line of detailed.split('\n')) {
     if (line === 'Control Plane Nodes') pool = 'master';
     else if (line.startsWith('Worker Pool Nodes: ')) pool = line.slice('Worker Pool Nodes: '.length);
     else if (line.startsWith('= ')) pool = undefined;
     const all = /^All control plane nodes successfully updated to (\S+)$/.exec(line);
     if (all) out.nodes.set('master', []);
-    const node = /^(\S+)\s{3,}(Degraded|Unavailable|Progressing|Excluded|Outdated|Completed)\s{3,}(\S+)\s{3,}(\S+)/.exec(line);
-    if (pool !== undefined && node) out.nodes.set(pool, [...(out.nodes.get(pool) ?? []), { name: node[1]!, assessment: node[2]!, phase: node[3]!, version: node[4]! }]);
+    // NAME ASSESSMENT PHASE VERSION EST MESSAGE, tabwriter's columns 3 spaces apart at least; the message may be empty.
+    const node = /^(\S+)\s{3,}(Degraded|Unavailable|Progressing|Excluded|Outdated|Completed)\s{3,}(\S+)\s{3,}(\S+)\s{3,}(\S+)(?:\s{3,}(.*?))?\s*$/.exec(line);
+    if (pool !== undefined && node) {
+      last = { name: node[1]!, assessment: node[2]!, phase: node[3]!, version: node[4]!, estimate: node[5]!, message: node[6] ?? '' };
+      out.nodes.set(pool, [...(out.nodes.get(pool) ?? []), last]);
+    } else if (last !== undefined && line.trim() !== '' && !/^NAME\s/.test(line)) {
+      // A message of several lines: oc prints the rest of it raw, under the row.
+      last.message += `\n${line}`;
+    } else last = undefined;
   }
   const health = /^SINCE\s+LEVEL\s+IMPACT\s+MESSAGE\n((?:.+\n)+)/m.exec(output);
   for (const line of health?.[1]?.trimEnd().split('\n') ?? []) {
@@ -152,35 +141,16 @@ const NOT_IN_A_CLUSTER: Record<string, { message: string; why: string }[]> = {
   ],
 };
 
-const names = EXAMPLES === undefined ? [] : readdirSync(EXAMPLES).filter((f) => f.endsWith('-cv.yaml')).map((f) => f.slice(0, -'-cv.yaml'.length)).sort();
-
-/** An example written out as a must-gather tree collected at oc's "now" (a temporary folder). */
-function exampleTree(name: string): string {
-  const file = (suffix: string): string => join(EXAMPLES!, `${name}${suffix}`);
-  const cv = itemsOf(load(file('-cv.yaml')))[0]!;
-  const operators = itemsOf(load(file('-co.yaml')));
-  const dir = mkdtempSync(join(tmpdir(), 'mgsift-oc-'));
-  writeMustGather(dir, {
-    clusterVersion: cv,
-    clusterOperators: operators,
-    machineConfigPools: itemsOf(load(file('-mcp.yaml'))),
-    nodes: itemsOf(load(file('-node.yaml'))),
-    machineConfigs: itemsOf(load(file('-mc.yaml'))),
-    mcoDeployments: existsSync(file('-mco-deployment.yaml')) ? itemsOf(load(file('-mco-deployment.yaml'))) : undefined,
-    alerts: existsSync(file('-alerts.json')) ? JSON.parse(readFileSync(file('-alerts.json'), 'utf8')) : undefined,
-    collectedAt: ocNow(cv, operators),
-  });
-  return dir;
-}
+const names = ocExampleNames;
 
 describe('where oc says the update is proceeding well, the whole pack says nothing at error or above (issue 24)', () => {
-  const proceeding = names.filter((name) => readFileSync(join(EXAMPLES ?? '', `${name}.output`), 'utf8').includes('Update is proceeding well'));
-  if (EXAMPLES === undefined) {
-    it.skip('skipped: shared/samples-real/oc-upgrade-status is absent beside the repository or its parents and MGSIFT_OC_EXAMPLES names no copy (oc\'s examples are not part of the repository)', () => {});
+  const proceeding = names.filter((name) => readFileSync(ocExampleFile(name, '.output'), 'utf8').includes('Update is proceeding well'));
+  if (OC_EXAMPLES === undefined) {
+    it.skip(`skipped: ${OC_EXAMPLES_ABSENT}`, () => {});
     return;
   }
   it.each(proceeding)('%s', async (name) => {
-    const dir = exampleTree(name);
+    const dir = ocExampleTree(name);
     try {
       const { rules } = await loadRules([]);
       const findings = (await analyzeInput(dir, { limits: DEFAULT_LIMITS, rules })).result!.findings;
@@ -192,17 +162,19 @@ describe('where oc says the update is proceeding well, the whole pack says nothi
 });
 
 describe('summary.update matches oc adm upgrade status on its own examples', () => {
-  if (EXAMPLES === undefined) {
-    it.skip('skipped: shared/samples-real/oc-upgrade-status is absent beside the repository or its parents and MGSIFT_OC_EXAMPLES names no copy (oc\'s examples are not part of the repository)', () => {});
+  if (OC_EXAMPLES === undefined) {
+    it.skip(`skipped: ${OC_EXAMPLES_ABSENT}`, () => {});
     return;
   }
   for (const name of names) {
     it(name, async () => {
-      const file = (suffix: string): string => join(EXAMPLES, `${name}${suffix}`);
-      const dir = exampleTree(name);
+      const file = (suffix: string): string => ocExampleFile(name, suffix);
+      const dir = ocExampleTree(name);
       try {
         const analysis = await analyzeInput(dir, { limits: DEFAULT_LIMITS });
         const summary = analysis.facts.summary!;
+        // What every format shows: the report's rows, oc's words for durations and ages.
+        const shown = reportSummary(summary, undefined).update;
         const oc = parseOc(readFileSync(file('.output'), 'utf8'), readFileSync(file('.detailed-output'), 'utf8'));
         const u = summary.update;
         expect(summary.updateUnknown).toBeUndefined();
@@ -211,12 +183,13 @@ describe('summary.update matches oc adm upgrade status on its own examples', () 
           return;
         }
         expect(u).not.toBeNull();
-        if (u === null) return;
+        if (u === null || shown === null) return;
         if (oc.completed) {
           expect(u.assessment).toBe('Completed');
           expect(u.target).toBe(oc.completed.target);
           expect(new Date(u.completedAt!).toISOString().replace('.000Z', 'Z')).toBe(oc.completed.at);
           expect(shortDuration(u.durationMs)).toBe(oc.completed.duration);
+          expect(shown.duration).toBe(oc.completed.duration);
         } else {
           expect(u.assessment).toBe(oc.assessment);
           expect(targetText(u)).toBe(oc.target);
@@ -224,6 +197,7 @@ describe('summary.update matches oc adm upgrade status on its own examples', () 
           expect({ percent: u.completionPercent, updated: u.operatorsUpdated, updating: u.operatorsUpdating.length, waiting: u.operatorsWaiting }).toEqual(oc.completion);
           expect(shortDuration(u.durationMs)).toBe(oc.duration);
           expect(remainingText(u)).toBe(oc.remaining);
+          expect([shown.duration, shown.estimatedRemaining]).toEqual([oc.duration, oc.remaining]);
           expect(healthText(u)).toBe(oc.health);
         }
         const workers = u.pools.filter((p) => !p.controlPlane);
@@ -244,12 +218,10 @@ describe('summary.update matches oc adm upgrade status on its own examples', () 
             expect(pool.nodesUpdated, `pool ${poolName}: all updated`).toBe(pool.nodesTotal);
             continue;
           }
-          expect(pool.nodes.map((n) => ({ name: n.name, assessment: n.assessment, phase: n.phase, version: n.version ?? '?' })), `nodes of ${poolName}`).toEqual(ocNodes);
+          const rows = shown.pools.find((p) => p.name === poolName)!.nodes;
+          expect(rows.map((n) => ({ name: n.name, assessment: n.assessment, phase: n.phase, version: n.version ?? '?', estimate: n.estimate, message: n.message ?? '' })), `nodes of ${poolName}`).toEqual(ocNodes);
         }
-        const at = summary.at!;
-        const insights = u.health
-          .filter((i) => i.type !== 'update-slow')
-          .map((i) => ({ since: i.since === undefined ? '-' : shortDuration(Math.trunc((at - i.since) / 1000) * 1000), level: i.level, impact: i.impact, message: i.message }));
+        const insights = shown.health.filter((i) => i.type !== 'update-slow').map((i) => ({ since: i.age, level: i.level, impact: i.impact, message: i.message }));
         const absent = new Set((NOT_IN_A_CLUSTER[name] ?? []).map((d) => d.message));
         expect(insights).toEqual(oc.insights.filter((i) => !absent.has(i.message)));
       } finally {

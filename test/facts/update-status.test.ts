@@ -90,6 +90,8 @@ describe('summary.update on clusters mid-update', () => {
       phase: 'Draining',
       version: '4.15.3',
       message: 'failed to drain node: <node> after 1 hour. Please see machine-config-controller logs for more information',
+      // Degraded, not yet updated: oc cannot tell how long it will take.
+      estimate: '?',
     });
     expect(u.health.map((i) => [i.type, i.level, i.message])).toEqual([
       ['node-degraded', 'Error', 'Node ocp-lab-7hq2x-worker-eu-west-1b-q2m7w is degraded'],

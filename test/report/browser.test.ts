@@ -20,6 +20,7 @@ import { manyEntriesReport, rollbackReport, seed000Report } from './fixtures.js'
 import { writeTar } from '../hostile/build.js';
 import { PAYLOADS, payloadMembers } from '../hostile/corpus.js';
 import { needs } from '../helpers/needs.js';
+import { OC_EXAMPLES, OC_EXAMPLES_ABSENT, ocExampleTree } from '../helpers/oc-examples.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 /** Rules whose findings are critical: with --fail-on critical their samples exit 1. */
@@ -320,6 +321,60 @@ describe.skipIf(!hasChromium)(`HTML report in Chromium ${needs(`${CHROMIUM}: ins
       }
     }
   }, 300_000);
+
+  /**
+   * At 1366×768, without hovering: the names of what is wrong in each at-a-glance cell are text,
+   * whole (inside their cell, on the first screen), and the first root of the diagnosis starts
+   * on the first screen.
+   */
+  async function firstScreenAnswers(name: string, html: string, expected: Record<string, string[]>): Promise<void> {
+    const { page, context } = await openAt1366(name, html);
+    try {
+      for (const [label, names] of Object.entries(expected)) {
+        const cell = page.locator('.glance-item', { has: page.locator('dt', { hasText: new RegExp(`^${label}$`, 'i') }) });
+        const shown = cell.locator('.glance-names');
+        expect(await shown.isVisible(), `${name}: ${label} names visible`).toBe(true);
+        const text = await shown.innerText();
+        for (const n of names) expect(text, `${name}: ${label}`).toContain(n);
+        // Whole: inside its cell (wrapped, not cut) and above the fold.
+        const fits = await shown.evaluate((el) => {
+          const r = el.getBoundingClientRect();
+          const dd = el.parentElement!.getBoundingClientRect();
+          return { inCell: r.left >= dd.left - 1 && r.right <= dd.right + 1, bottom: r.bottom, clipped: el.parentElement!.scrollWidth > el.parentElement!.clientWidth + 1 };
+        });
+        expect(fits.inCell && !fits.clipped, `${name}: ${label} names not cut`).toBe(true);
+        expect(fits.bottom, `${name}: ${label} names on the first screen`).toBeLessThanOrEqual(768);
+      }
+      // The first root's heading (the li's first line) is on the first screen.
+      const root = page.locator('#diagnosis ol.diagnosis > li.root').first();
+      const top = await root.evaluate((el) => el.getBoundingClientRect().top);
+      expect(top + 24, `${name}: first root at ${top}px`).toBeLessThanOrEqual(768);
+      await page.screenshot({ path: join(OUTPUT, `browser-first-screen-${name}.png`) });
+    } finally {
+      await context.close();
+    }
+  }
+
+  it('at 1366×768 the first screen says what is wrong and where: degraded operator, node not ready, degraded pool by name; the diagnosis begins', async () => {
+    await firstScreenAnswers('seed000-first-screen', renderHtml(seed000Report()), {
+      operators: ['unavailable: monitoring', 'degraded: ingress'],
+      nodes: ['not ready: worker-2'],
+      pools: ['worker degraded (1 node)'],
+    });
+  });
+
+  it.skipIf(OC_EXAMPLES === undefined)(`at 1366×768 on oc's snapshot where a PDB blocks draining: the same${OC_EXAMPLES === undefined ? ` (skipped: ${OC_EXAMPLES_ABSENT})` : ''}`, async () => {
+    const tree = ocExampleTree('4.16.0-ec2-control-plane-updated-pdb-prohibits-draining');
+    try {
+      await firstScreenAnswers('oc-pdb-first-screen', analyzeHtml(tree), {
+        operators: ['degraded: machine-config'],
+        nodes: ['not ready: build0-gstfj-ci-tests-worker-b-d9vz2'],
+        pools: ['worker degraded (7 nodes)'],
+      });
+    } finally {
+      rmSync(tree, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it('timeline figures: no text overlaps another or lies over a bar, every diamond is labelled, shapes link to table rows', async () => {
     for (const input of shapeInputs()) {

@@ -50,8 +50,29 @@ export function midUpdateSummary(): ReportSummary {
   const summary: ClusterSummary = {
     at,
     atSource: 'collection',
-    operators: { total: 31, available: 30, degraded: ['ingress'], progressing: ['machine-config'], unavailable: ['monitoring'] },
-    nodes: { total: 6, ready: 5, roles: { master: 3, worker: 3 }, notReady: ['worker-2'], unschedulable: ['worker-2'], kubelet: [{ version: 'v1.18.3+2fbd7c7', count: 6 }] },
+    operators: {
+      total: 31,
+      available: 30,
+      degraded: ['ingress'],
+      progressing: ['machine-config'],
+      unavailable: ['monitoring'],
+      conditions: [
+        { name: 'ingress', conditions: { Available: { status: 'True' }, Degraded: { status: 'True', reason: 'IngressDegraded' } } },
+        { name: 'monitoring', conditions: { Available: { status: 'False', reason: 'UpdatingPrometheusFailed' } } },
+      ],
+    },
+    nodes: {
+      total: 6,
+      ready: 5,
+      roles: { master: 3, worker: 3 },
+      notReady: ['worker-2'],
+      unschedulable: ['worker-2'],
+      kubelet: [{ version: 'v1.18.3+2fbd7c7', count: 6 }],
+      members: [
+        { name: 'worker-2', roles: ['worker'], pool: 'worker' },
+        { name: 'master-0', roles: ['master'], pool: 'master' },
+      ],
+    },
     pools: [
       { name: 'master', machines: 3, updated: 3, ready: 3, degraded: 0, unavailable: 0, paused: false, config: 'rendered-master-1a', degradedConditions: [] },
       { name: 'worker', machines: 3, updated: 2, ready: 2, degraded: 1, unavailable: 1, paused: false, config: 'rendered-worker-2b', movingTo: 'rendered-worker-3c', degradedConditions: ['NodeDegraded'] },
@@ -112,7 +133,7 @@ export function midUpdateSummary(): ReportSummary {
           draining: 1,
           excluded: 0,
           degraded: 1,
-          nodes: [{ name: 'worker-2', assessment: 'Degraded', phase: 'Draining', version: '4.5.21', message: `failed to drain node: <node> ${HOSTILE}` }],
+          nodes: [{ name: 'worker-2', assessment: 'Degraded', phase: 'Draining', version: '4.5.21', message: `failed to drain node: <node> ${HOSTILE}`, estimate: '?' }],
         },
       ],
       health: [
@@ -151,8 +172,8 @@ export function healthySummary(): ReportSummary {
     {
       at: ms('2023-08-16T11:20:00Z'),
       atSource: 'collection',
-      operators: { total: 33, available: 33, degraded: [], progressing: [], unavailable: [] },
-      nodes: { total: 6, ready: 6, roles: { master: 3, worker: 3 }, notReady: [], unschedulable: [], kubelet: [{ version: 'v1.26.6+73ac561', count: 6 }] },
+      operators: { total: 33, available: 33, degraded: [], progressing: [], unavailable: [], conditions: [] },
+      nodes: { total: 6, ready: 6, roles: { master: 3, worker: 3 }, notReady: [], unschedulable: [], kubelet: [{ version: 'v1.26.6+73ac561', count: 6 }], members: [] },
       etcd: { gathered: false, endpoints: 0, healthy: 0 },
       update: null,
     },

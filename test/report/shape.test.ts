@@ -2,7 +2,7 @@
  * Reports sized for their readers: the Markdown report fits a case comment on every bundled
  * sample and real must-gather (skipped when ../shared/samples-real is absent), says what it left
  * out, and `--md-limit` / `--md-full` change that; remediation fences commands only; the budget
- * shares its room by priority; `rules list` has a header and says when severity changes.
+ * shares its room by priority; `rules list` fits 120 columns, says when severity changes, and has --json.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -195,16 +195,49 @@ describe('Markdown budget', () => {
 });
 
 describe('rules list', () => {
-  it('has a header row, groups rules by domain and says when a rule fires at another severity', () => {
+  it('fits 120 columns: a header row, rules grouped by domain, each title on its own lines, a marked severity that can change', () => {
     const run = mgsift(['rules', 'list']);
     expect(run.code).toBe(0);
-    const [head, ...rows] = run.stdout.trimEnd().split('\n');
-    expect(head).toMatch(/^DOMAIN\s+ID\s+SEVERITY\s+STATUS\s+COMPONENT\s+TITLE$/);
-    const row = (id: string): string | undefined => rows.find((r) => r.split(/\s+/)[1] === id);
-    expect(row('events-failed-scheduling')).toMatch(/ warning, info when not still_pending /);
-    expect(row('update-rollback')).toMatch(/^update\s.* warning, error when y_stream /);
-    expect(row('node-not-ready')).toMatch(/ error\s+stable /);
+    const lines = run.stdout.trimEnd().split('\n');
+    expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(120);
+    const [head, ...rest] = lines;
+    expect(head).toMatch(/^DOMAIN\s+ID\s+SEVERITY\s+STATUS\s+COMPONENT$/);
+    expect(rest.at(-1)).toMatch(/^\* another severity .*--conditions/);
+    const rows = rest.filter((l) => /^\S/.test(l) && !l.startsWith('*'));
+    const at = (id: string): number => lines.findIndex((l) => l.split(/\s+/)[1] === id);
+    expect(lines[at('events-failed-scheduling')]).toMatch(/ warning\*\s+stable\s+kube-scheduler$/);
+    expect(lines[at('events-failed-scheduling') + 1]).toBe('    The scheduler could not place pods (FailedScheduling events)');
+    expect(lines[at('node-not-ready')]).toMatch(/ error\s+stable /);
+    expect(lines.filter((l) => l.startsWith('    > '))).toEqual([]);
     const domains = rows.map((r) => r.split(/\s+/)[0]!);
     expect(domains).toEqual([...domains].sort((a, b) => a.localeCompare(b)));
+  });
+  it('--conditions adds, under the title, each severity severityWhen gives and when', () => {
+    const lines = mgsift(['rules', 'list', '--conditions']).stdout.split('\n');
+    expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(120);
+    const at = (id: string): number => lines.findIndex((l) => l.split(/\s+/)[1] === id);
+    expect(lines[at('events-failed-scheduling') + 2]).toBe('    > info when not still_pending');
+    expect(lines.slice(at('update-rollback') + 1, at('update-rollback') + 4).join('\n')).toMatch(/> error when y_stream/);
+  });
+  it('--json gives every rule with its severityWhen and references, and stdout holds JSON alone', () => {
+    const run = mgsift(['rules', 'list', '--json']);
+    expect(run.code).toBe(0);
+    const rules = JSON.parse(run.stdout) as Record<string, unknown>[];
+    const table = mgsift(['rules', 'list']).stdout.split('\n').filter((l) => /^[a-z]/.test(l));
+    expect(rules).toHaveLength(table.length);
+    expect(rules.find((r) => r['id'] === 'events-failed-scheduling')).toEqual({
+      id: 'events-failed-scheduling',
+      title: 'The scheduler could not place pods (FailedScheduling events)',
+      severity: 'warning',
+      severityWhen: [{ severity: 'info', condition: 'not still_pending' }],
+      domain: 'health',
+      status: 'stable',
+      component: 'kube-scheduler',
+      references: expect.arrayContaining([expect.stringMatching(/^https:\/\//)]),
+    });
+    const young = rules.find((r) => r['id'] === 'auth-identity-provider-invalid');
+    expect(young?.['severityWhen']).toEqual([{ severity: 'info', condition: 'updating', youngerThanMinutes: 30 }]);
+    // A reference taken from the evidence stays a template: what the rule says, not a rendered link.
+    expect(rules.flatMap((r) => r['references'] as string[])).toContain('{{#with evidence.[0].item}}{{url}}{{/with}}');
   });
 });
