@@ -79,7 +79,7 @@ describe('analyze: outputs and exit codes', () => {
     ['an unknown command', ['bogus'], /^mgsift: error: unknown command 'bogus'$/],
     ['no input', ['analyze'], /^mgsift: error: missing required argument 'input'$/],
     ['an unknown option', ['analyze', FIXTURE, '--formt', 'json'], /^mgsift: error: unknown option '--formt' \(Did you mean --format\?\)$/],
-    ['no command', [], /^mgsift: error: missing command: inspect, analyze, rules, timeline or diff \(`mgsift --help` says what each does\)$/],
+    ['no command', [], /^mgsift: error: missing command: inspect, analyze, rules, timeline, diff or audit \(`mgsift --help` says what each does\)$/],
     ['no rules command', ['rules'], /^mgsift: error: missing command: list, lint, test or new \(`mgsift rules --help` says what each does\)$/],
   ])("says commander's usage errors as one mgsift: error: line, exit 2: %s", (_what, args, line) => {
     const run = mgsift(args as string[]);
