@@ -169,7 +169,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
   findings.forEach((f, i) => parts.push(...finding(f, i, shown, notes)));
   add(PRIORITY.findings, verdictsMarkdown(report.facts.verdicts), { unit: "section of the cluster's own verdicts" });
   add(PRIORITY.findings, updateRisksMarkdown(report.updateRisks ?? reportUpdateRisks(undefined)), { unit: 'update risks section' });
-  if (report.audit) add(PRIORITY.extracts, auditMarkdownSection(report.audit), { unit: 'audit section' });
+  if (report.audit) add(PRIORITY.findings, auditMarkdownSection(report.audit), { unit: 'audit section' });
 
   if (report.digest) {
     notes['digest'] = (n) => (n > 0 ? `*${n} more part${n === 1 ? '' : 's'} of the digest left out here for size; the HTML and JSON reports hold them.*` : '');

@@ -363,7 +363,7 @@ describe.skipIf(!hasChromium)(`HTML report in Chromium ${needs(`${CHROMIUM}: ins
     });
   });
 
-  it.skipIf(OC_EXAMPLES === undefined)(`at 1366×768 on oc's snapshot where a PDB blocks draining: the same${OC_EXAMPLES === undefined ? ` (skipped: ${OC_EXAMPLES_ABSENT})` : ''}`, async () => {
+  it.skipIf(OC_EXAMPLES === undefined)(`at 1366×768 on oc's snapshot where a PDB blocks draining: the same (needs oc's examples: ${OC_EXAMPLES_ABSENT})`, async () => {
     const tree = ocExampleTree('4.16.0-ec2-control-plane-updated-pdb-prohibits-draining');
     try {
       await firstScreenAnswers('oc-pdb-first-screen', analyzeHtml(tree), {
