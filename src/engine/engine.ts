@@ -773,6 +773,8 @@ function ageAt(since: number | undefined, collectedAt: number | undefined): numb
 function ageHolds(evidenceAge: EvidenceAge | undefined, since: number | undefined, collectedAt: number | undefined): boolean {
   const { atLeastMs, underMs } = evidenceAge ?? {};
   const age = ageAt(since, collectedAt);
+  // Begun after the collection (a Terminating pod's deletionTimestamp is the request plus its grace period): not that old.
+  if (atLeastMs !== undefined && since !== undefined && collectedAt !== undefined && since > collectedAt) return false;
   if (atLeastMs !== undefined && age !== undefined && age < atLeastMs) return false;
   if (underMs !== undefined && (age === undefined || age >= underMs)) return false;
   return true;
