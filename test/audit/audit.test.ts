@@ -7,25 +7,13 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { tempDir } from '../helpers/archives.js';
 import { mgsift } from '../helpers/cli.js';
 
+import type { AuditChange } from '../../src/facts/audit.js';
 const FIXTURE = new URL('../fixtures/audit/must-gather.local.5512', import.meta.url).pathname;
 const schema = JSON.parse(readFileSync(new URL('../../schema/audit.schema.json', import.meta.url), 'utf8')) as object;
 const validate = new Ajv2020({ strict: true, allErrors: true }).compile(schema);
 
-interface Change {
-  time: string;
-  user: string;
-  verb: string;
-  resource: string;
-  apiGroup: string;
-  namespace: string;
-  name: string;
-  subresource: string;
-  code: number;
-  userAgent: string;
-  sourceIP: string;
-  server: string;
-  person: boolean;
-}
+/** A change as the JSON lists it: the report's own type. */
+type Change = AuditChange;
 interface AuditJson {
   files: { path: string; server: string; node: string; events: number; notReadWhole?: string }[];
   events: { read: number; requests: number; matched: number; notEvents: number; changesNotListed: number; pastKeyLimit: number };
