@@ -235,20 +235,8 @@ class Compiler {
         const r = b(frame);
         return r === ERROR ? ERROR : binary(l, r);
       };
-      if (fn === '_&&_') return (frame) => {
-        const l = a(frame);
-        if (l === false) return false;
-        const r = b(frame);
-        if (r === false) return false;
-        return l === true && r === true ? true : ERROR;
-      };
-      if (fn === '_||_') return (frame) => {
-        const l = a(frame);
-        if (l === true) return true;
-        const r = b(frame);
-        if (r === true) return true;
-        return l === false && r === false ? false : ERROR;
-      };
+      if (fn === '_&&_') return logical(a, b, false);
+      if (fn === '_||_') return logical(a, b, true);
     }
     if (fn === '_?_:_' && args.length === 3 && a && b && c) return (frame) => {
       const test = a(frame);
@@ -300,6 +288,20 @@ function isConstant(expr: CelExpr): boolean {
 }
 
 type Comprehension = Extract<CelExpr['exprKind'], { case: 'comprehensionExpr' }>['value'];
+
+/**
+ * `&&` (decisive false) and `||` (decisive true) as CEL evaluates them: either side's decisive
+ * value wins whatever the other is, an error included; else both must be booleans.
+ */
+function logical(a: Node, b: Node, decisive: boolean): Node {
+  return (frame) => {
+    const l = a(frame);
+    if (l === decisive) return decisive;
+    const r = b(frame);
+    if (r === decisive) return decisive;
+    return l === !decisive && r === !decisive ? !decisive : ERROR;
+  };
+}
 
 const isMap = (value: Value): value is Record<string, Value> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Instant) && !(value instanceof Span) && !(value instanceof CelTypeTag);
