@@ -72,6 +72,7 @@ function bracket(source, start, dialect) {
     }
     if (x === ']') closing = true;
     else if (x === '-') dash = true;
+    else if (x === 'n' && negated) continue; // a line holds no newline: [^\n…] is [^…]
     else if (x === 'd') items += '0-9';
     else if (x === 's') items += '[:space:]';
     else if (x === 'w') items += '[:alnum:]_';
@@ -79,6 +80,7 @@ function bracket(source, start, dialect) {
     else items += x;
   }
   if (source[i] !== ']') throw new NotExpressible('unterminated bracket');
+  if (negated && items === '' && !closing && !dash) return { text: '.', end: i + 1 };
   const text = `[${negated ? '^' : ''}${closing ? ']' : ''}${items}${dash ? '-' : ''}]`;
   return { text, end: i + 1 };
 }

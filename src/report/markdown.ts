@@ -69,7 +69,7 @@ const PRIORITY = {
   findingRows: 1,
   /** The diagnosis, "Read this first" and the cluster's identity (shorter forms when room is short). */
   summary: 2,
-  /** Each finding's message and remediation, the cluster's verdicts, risks, rules not checked, what could not be read. */
+  /** Each finding's message and remediation, the cluster's verdicts, risks, rules checked in part, what could not be read, the limits. */
   findings: 3,
   /** A finding's first evidence items; the update history. */
   keyEvidence: 4,
@@ -77,7 +77,7 @@ const PRIORITY = {
   extracts: 5,
   /** Later evidence items; the digest's example lines. */
   moreEvidence: 6,
-  /** The rules that passed; the limits. */
+  /** The rules not checked, not applicable or passed. */
   reference: 7,
 } as const;
 
@@ -232,7 +232,14 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
     const sentence = report.selection ? `Every ${others}rule${applying} that ran could be evaluated (see the rule selection above).` : `Every ${others}rule${applying} could be evaluated.`;
     add(PRIORITY.findings, [sentence, ''], { section: 'not-checked' });
   } else {
-    add(PRIORITY.findings, [table(['Rule', 'Title', 'Why not'], sortByRuleId(report.notChecked).map((n) => [n.ruleId, n.title, n.reason]))], { unit: 'table of rules not checked', section: 'not-checked' });
+    // Row by row, after the rules checked in part and the limits: on a small input most of the
+    // pack lacks its data, and that list must not push out what says how to read more.
+    heading('not-checked-rows', [table(['Rule', 'Title', 'Why not'], []).trimEnd()], 'not-checked');
+    for (const n of sortByRuleId(report.notChecked)) {
+      add(PRIORITY.reference, [tableRow([n.ruleId, n.title, n.reason])], { group: 'not-checked', unit: 'rule not checked', section: 'not-checked-rows' });
+    }
+    add(PRIORITY.always, ['']);
+    notes['not-checked'] = (n) => (n > 0 ? `*${n} more rule${n === 1 ? '' : 's'} not checked; the HTML and JSON reports list them.*` : '');
   }
   if (report.checkedInPart.length > 0) {
     heading('checked-in-part', ['## Rules checked in part', '', 'These rules found nothing in what the input holds, but the input holds only part of what they look at: they did not pass.', '']);
@@ -259,7 +266,8 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
   }
   heading('limits', ['', '## Limits', '']);
   const l = report.limits;
-  add(PRIORITY.reference, [
+  // Small, and it names the flags that read more: kept with the findings.
+  add(PRIORITY.findings, [
     table(
       ['Limit', 'Value'],
       [

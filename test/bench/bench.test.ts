@@ -52,7 +52,7 @@ function fixtureLines(rules: Rule[]): string[] {
 
 /** 1-based numbers of the lines of `file` that a tool selects with one pattern. */
 function selected(command: string, args: string[], file: string): number[] {
-  const run = spawnSync(command, [...args, file], { encoding: 'utf8' });
+  const run = spawnSync(command, [...args, file], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   expect(run.status === 0 || run.status === 1, `${command} ${args.join(' ')}: ${run.stderr}`).toBe(true);
   return run.stdout.split('\n').filter(Boolean).map((l) => Number(l.split(':')[0]));
 }

@@ -350,7 +350,8 @@ describe('--threads on the command line', () => {
     expect(three.index).toBe(one.index);
     expect([...three.files.keys()]).toEqual([...one.files.keys()]);
     for (const [file, text] of one.files) expect(three.files.get(file), file).toBe(text);
-  });
+    // Every fixture of the pack twice: about a minute on 2 idle cores, more on a busy CI runner.
+  }, 300_000);
 
   it('gives the same timeline, and refuses a thread count that is not a whole number of at least 1', () => {
     const sample = join(REPO, 'samples', 'capabilities-rollback.tar.gz');
