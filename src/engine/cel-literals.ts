@@ -1,4 +1,4 @@
-import { parseCel, type CelExpr } from './cel.js';
+import { celExpr, type CelExpr } from './cel.js';
 import { existsMacro, fieldPath, stringConstant, stringList } from './cel-ast.js';
 
 /**
@@ -24,7 +24,7 @@ export function literalsRequiredBy(expression: string): readonly string[] | unde
 /** None for a text that does not parse (its program's first run reports that). */
 function wordsOf(expression: string): readonly string[] | undefined {
   try {
-    const expr = parseCel(expression).expr;
+    const expr = celExpr(expression);
     return expr ? requiredBy(expr)?.words : undefined;
   } catch {
     return undefined;

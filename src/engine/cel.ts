@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { fromBinary } from '@bufbuild/protobuf';
-import { ParsedExprSchema } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
-import { RE2JS } from '@bufbuild/re2';
-import { celEnv, celFunc, celList, celMap, CelScalar, parse, plan, isCelError, type CelInput } from '@bufbuild/cel';
+import { createRequire } from 'node:module';
+import type { RE2JS } from '@bufbuild/re2';
+import type { CelInput } from '@bufbuild/cel';
+import { EMBEDDED } from '../core/assets.js';
 import { quantityValue } from '../parsers/quantity.js';
 import { buildDateOf, compareVersions, satisfiesRange, isYStreamChange, minorOf } from '../facts/version.js';
 import { guardOf } from './cel-guards.js';
@@ -21,7 +21,21 @@ import { CEL_ERROR, compileToJs, type CompiledFunctions } from './cel-compile.js
  *                              "500m" → 0.5, "4" → 4), as Kubernetes CEL's
  *                              quantity(q).asApproximateFloat(); an error (false) when not one
  */
-const S = CelScalar.STRING;
+type CelLibrary = typeof import('@bufbuild/cel');
+
+/**
+ * @bufbuild/cel (with protobuf and RE2) is loaded at the first parse, interpreter run or
+ * `matches`: about 0.3 s of CPU at every start otherwise, and the built-in pack's expressions
+ * come parsed (scripts/pack-prebuilt.mjs) and run compiled to JavaScript, so a small analysis
+ * never needs it. The single-file bundle is CommonJS: esbuild bundles the plain `require`.
+ */
+function load<T>(name: '@bufbuild/cel' | '@bufbuild/re2'): T {
+  return (EMBEDDED ? (name === '@bufbuild/cel' ? require('@bufbuild/cel') : require('@bufbuild/re2')) : createRequire(import.meta.url)(name)) as T;
+}
+let library: CelLibrary | undefined;
+const celLibrary = (): CelLibrary => (library ??= load<CelLibrary>('@bufbuild/cel'));
+let re2Library: typeof RE2JS | undefined;
+
 /**
  * `matches` with each pattern compiled once: CEL's own compiles its RE2 pattern on every call,
  * most of the cost of a rule whose `where` matches a condition message on every object.
@@ -30,7 +44,7 @@ const compiledPatterns = new Map<string, RE2JS>();
 const re2 = {
   compile(pattern: string): RE2JS {
     let compiled = compiledPatterns.get(pattern);
-    if (!compiled) compiledPatterns.set(pattern, (compiled = RE2JS.compile(pattern)));
+    if (!compiled) compiledPatterns.set(pattern, (compiled = (re2Library ??= load<{ RE2JS: typeof RE2JS }>('@bufbuild/re2').RE2JS).compile(pattern)));
     return compiled;
   },
 };
@@ -50,17 +64,23 @@ const ADDED = {
   matches: (s: string, pattern: string): boolean => re2.compile(pattern).test(s),
 };
 
-const env = celEnv({
-  re2,
-  funcs: [
-    celFunc('versionInRange', [S, S], CelScalar.BOOL, ADDED.versionInRange),
-    celFunc('versionCompare', [S, S], CelScalar.INT, (a, b) => BigInt(ADDED.versionCompare(a, b))),
-    celFunc('isYStream', [S, S], CelScalar.BOOL, ADDED.isYStream),
-    celFunc('minor', [S], S, ADDED.minor),
-    celFunc('buildDate', [S], S, ADDED.buildDate),
-    celFunc('quantity', [S], CelScalar.DOUBLE, ADDED.quantity),
-  ],
-});
+let interpreterEnv: ReturnType<CelLibrary['celEnv']> | undefined;
+function celEnvironment(): ReturnType<CelLibrary['celEnv']> {
+  if (interpreterEnv) return interpreterEnv;
+  const { celEnv, celFunc, CelScalar } = celLibrary();
+  const S = CelScalar.STRING;
+  return (interpreterEnv = celEnv({
+    re2,
+    funcs: [
+      celFunc('versionInRange', [S, S], CelScalar.BOOL, ADDED.versionInRange),
+      celFunc('versionCompare', [S, S], CelScalar.INT, (a, b) => BigInt(ADDED.versionCompare(a, b))),
+      celFunc('isYStream', [S, S], CelScalar.BOOL, ADDED.isYStream),
+      celFunc('minor', [S], S, ADDED.minor),
+      celFunc('buildDate', [S], S, ADDED.buildDate),
+      celFunc('quantity', [S], CelScalar.DOUBLE, ADDED.quantity),
+    ],
+  }));
+}
 
 /** The same functions for compiled programs, which see the data as it is. */
 const COMPILED_FUNCTIONS: CompiledFunctions = Object.fromEntries(
@@ -118,36 +138,18 @@ function withSource(run: (bindings: Record<string, unknown>) => boolean, source:
 }
 
 /** An expression's syntax tree (cel-spec's `ParsedExpr`, as @bufbuild/cel's parser returns it). */
-export type ParsedExpr = ReturnType<typeof parse>;
+export type ParsedExpr = ReturnType<CelLibrary['parse']>;
 export type CelExpr = NonNullable<ParsedExpr['expr']>;
 
-/** Parsed expressions by text: a program's compile and the literals it requires parse it once. */
+/** Parsed expressions by text: the interpreter's plan and the syntax trees read it once. */
 const parsed = new Map<string, ParsedExpr>();
 
-/**
- * The pack's expressions parsed at build time (`scripts/cel-parsed.mjs`): base64 of each tree's
- * protobuf encoding, by text. Absent in the single-file build and from the TypeScript sources.
- */
-let prebuilt: Record<string, string> | undefined;
-
-function prebuiltTree(expression: string): ParsedExpr | undefined {
-  if (prebuilt === undefined) {
-    try {
-      prebuilt = JSON.parse(readFileSync(new URL('./cel-parsed.json', import.meta.url), 'utf8')) as Record<string, string>;
-    } catch {
-      prebuilt = {};
-    }
-  }
-  const encoded = prebuilt[expression];
-  return encoded === undefined ? undefined : (fromBinary(ParsedExprSchema, Buffer.from(encoded, 'base64')) as ParsedExpr);
-}
-
-/** The syntax tree of an expression (throws CelCompileError on a syntax error). */
+/** The syntax tree of an expression as the parser makes it (throws CelCompileError on a syntax error). */
 export function parseCel(expression: string): ParsedExpr {
   let tree = parsed.get(expression);
   if (!tree) {
     try {
-      tree = prebuiltTree(expression) ?? parse(expression);
+      tree = celLibrary().parse(expression);
     } catch (err) {
       throw new CelCompileError(`CEL: ${(err as Error).message.split('\n', 1)[0]}`);
     }
@@ -156,8 +158,39 @@ export function parseCel(expression: string): ParsedExpr {
   return tree;
 }
 
+/**
+ * The pack's expressions parsed at build time (`scripts/pack-prebuilt.mjs`): each expression's tree
+ * (`ParsedExpr.expr`) as JSON, 64-bit integers as `{"$bigint": "…"}`, by text, read without loading
+ * the parser. Absent in the single-file build and from the TypeScript sources.
+ */
+let prebuilt: Record<string, string> | undefined;
+const trees = new Map<string, CelExpr | undefined>();
+
+/** An expression's syntax tree: the one built ahead of time, else the parser's (a syntax error throws CelCompileError). */
+export function celExpr(expression: string): CelExpr | undefined {
+  if (trees.has(expression)) return trees.get(expression);
+  if (prebuilt === undefined) {
+    try {
+      prebuilt = JSON.parse(readFileSync(new URL('./cel-parsed.json', import.meta.url), 'utf8')) as Record<string, string>;
+    } catch {
+      prebuilt = {};
+    }
+  }
+  const encoded = prebuilt[expression];
+  const tree = encoded === undefined ? parseCel(expression).expr : decodeExprTree(encoded);
+  trees.set(expression, tree);
+  return tree;
+}
+
+/** A tree of cel-parsed.json as the parser made it. */
+export function decodeExprTree(encoded: string): CelExpr {
+  return JSON.parse(encoded, (_key, value: unknown) =>
+    value !== null && typeof value === 'object' && '$bigint' in value ? BigInt((value as { $bigint: string }).$bigint) : value,
+  ) as CelExpr;
+}
+
 function compileCelProgram(expression: string): CelRun {
-  const tree = parseCel(expression).expr;
+  const tree = celExpr(expression);
   return (tree && compileToJs(tree, COMPILED_FUNCTIONS)) ?? interpretedCelProgram(expression);
 }
 
@@ -165,12 +198,12 @@ function compileCelProgram(expression: string): CelRun {
 export function interpretedCelProgram(expression: string): CelRun {
   let program: (ctx: Record<string, CelInput>) => unknown;
   try {
-    program = plan(env, parseCel(expression)) as (ctx: Record<string, CelInput>) => unknown;
+    program = celLibrary().plan(celEnvironment(), parseCel(expression)) as (ctx: Record<string, CelInput>) => unknown;
   } catch (err) {
     if (err instanceof CelCompileError) throw err;
     throw new CelCompileError(`CEL: ${(err as Error).message.split('\n', 1)[0]}`);
   }
-  const guard = guardOf(parseCel(expression).expr);
+  const guard = guardOf(celExpr(expression));
   return (bindings) => {
     if (guard && !guard(bindings)) return false;
     // A missing field is a CelError, an Error: without this, capturing its stack trace is most
@@ -179,7 +212,7 @@ export function interpretedCelProgram(expression: string): CelRun {
     Error.stackTraceLimit = 0;
     try {
       const result = program(celBindings(bindings));
-      return !isCelError(result) && result === true;
+      return !celLibrary().isCelError(result) && result === true;
     } catch {
       return false;
     } finally {
@@ -217,8 +250,8 @@ function toCelInput(value: unknown, depth: number): CelInput {
   if (value === null || typeof value !== 'object') return value as CelInput;
   if (depth > 64) return null;
   // A list's elements are wrapped when the list is reached (an object's fields still wait for their own read).
-  if (Array.isArray(value)) return celList(value.map((item: unknown) => toCelInput(item, depth + 1)));
-  return celMap(new LazyObjectMap(value as Record<string, unknown>, depth + 1));
+  if (Array.isArray(value)) return celLibrary().celList(value.map((item: unknown) => toCelInput(item, depth + 1)));
+  return celLibrary().celMap(new LazyObjectMap(value as Record<string, unknown>, depth + 1));
 }
 
 /**

@@ -1,0 +1,45 @@
+import { describe, it, expect } from 'vitest';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import yaml from 'js-yaml';
+import { parse } from '@bufbuild/cel';
+import { equals } from '@bufbuild/protobuf';
+import { ExprSchema } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
+import { builtinRuleFiles, loadRules } from '../../src/engine/load.js';
+import { packSharedFiles } from '../../src/engine/shared-signals.js';
+import { packageText } from '../../src/core/assets.js';
+import { decodeExprTree } from '../../src/engine/cel.js';
+import { needs } from '../helpers/needs.js';
+
+// `npm run build` parses the pack's CEL ahead of time (scripts/pack-prebuilt.mjs); engine/cel.ts
+// takes a tree from it by the expression's text, so each must be the tree the parser makes.
+const BUILT = new URL('../../dist/engine/cel-parsed.json', import.meta.url);
+
+describe('the pack CEL parsed at build time', () => {
+  it.runIf(existsSync(BUILT))(`holds every where of the pack, each the tree parse() makes of its text ${needs('dist/engine/cel-parsed.json: npm run build')}`, async () => {
+    const trees = JSON.parse(readFileSync(BUILT, 'utf8')) as Record<string, string>;
+    const { rules } = await loadRules([], { deferCompile: true });
+    const wheres = new Set(rules.flatMap((rule) => rule.signals.flatMap((signal) => ('where' in signal && signal.where ? [signal.where.source] : []))));
+    expect(wheres.size).toBeGreaterThan(100);
+    for (const where of wheres) expect(Object.keys(trees), where).toContain(where);
+    for (const [text, encoded] of Object.entries(trees)) {
+      expect(equals(ExprSchema, decodeExprTree(encoded), parse(text).expr!), text).toBe(true);
+    }
+  });
+});
+
+// The pack's YAML documents as JSON by the SHA-1 of each file's text (engine/rule-source.ts).
+const DOCUMENTS = new URL('../../dist/engine/pack-parsed.json', import.meta.url);
+
+describe('the pack files parsed at build time', () => {
+  it.runIf(existsSync(DOCUMENTS))(`hold every rule and shared-signals file, each the document js-yaml makes of its text ${needs('dist/engine/pack-parsed.json: npm run build')}`, () => {
+    const documents = JSON.parse(readFileSync(DOCUMENTS, 'utf8')) as Record<string, string>;
+    const texts = [...builtinRuleFiles().map((path) => packageText(path)), ...packSharedFiles().map((f) => f.text)];
+    expect(texts.length).toBeGreaterThan(100);
+    for (const text of texts) {
+      const json = documents[createHash('sha1').update(text).digest('hex')];
+      expect(json, text.slice(0, 120)).toBeDefined();
+      expect(JSON.parse(json!)).toEqual(yaml.load(text, { schema: yaml.JSON_SCHEMA }));
+    }
+  });
+});
