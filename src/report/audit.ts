@@ -206,20 +206,20 @@ export function auditTables(summary: AuditSummary, options: { maxChanges?: numbe
     },
     {
       title: 'Throttled clients (429)',
-      head: ['User', 'Requests', 'First (UTC)', 'Last (UTC)', 'User agent'],
-      rows: summary.throttled.map((t) => [t.user, String(t.count), displayTime(t.first), displayTime(t.last), t.userAgent]),
+      head: ['User', 'Requests', 'Last hour', 'First (UTC)', 'Last (UTC)', 'User agent'],
+      rows: summary.throttled.map((t) => [t.user, String(t.count), String(t.lastHour), displayTime(t.first), displayTime(t.last), t.userAgent]),
       empty: 'No request was throttled.',
     },
     {
       title: 'Refused requests (401, 403)',
-      head: ['User', 'Source IP', 'Code', 'Requests', 'First (UTC)', 'Last (UTC)'],
-      rows: summary.denied.map((d) => [d.user, d.sourceIP, String(d.code), String(d.count), displayTime(d.first), displayTime(d.last)]),
+      head: ['User', 'Source IP', 'Code', 'Requests', 'Last hour', 'First (UTC)', 'Last (UTC)', 'User agent'],
+      rows: summary.denied.map((d) => [userText(d.user), d.sourceIP, String(d.code), String(d.count), String(d.lastHour), displayTime(d.first), displayTime(d.last), d.userAgent]),
       empty: 'No request was refused.',
     },
     {
       title: 'Busiest clients',
       head: ['User', 'Requests', 'By code'],
-      rows: summary.clients.map((c) => [c.user, String(c.count), codesText(c.codes)]),
+      rows: summary.clients.map((c) => [userText(c.user), String(c.count), codesText(c.codes)]),
       empty: 'No request.',
     },
   ];
@@ -307,6 +307,11 @@ function changeJson(change: AuditChange): JsonObject {
 
 function problemText(p: Problem): string {
   return `${p.severity}: ${p.path !== '' ? `${p.path}: ` : ''}${p.reason}`;
+}
+
+/** A user as the tables show it: a failed authentication has none. */
+function userText(user: string): string {
+  return user === '' ? '(none: authentication failed)' : user;
 }
 
 function codeText(code: number): string {
