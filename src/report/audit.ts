@@ -198,12 +198,7 @@ export function changeObject(change: Pick<AuditChange, 'resource' | 'namespace' 
 export function auditTables(summary: AuditSummary, options: { maxChanges?: number } = {}): AuditTable[] {
   const changes = options.maxChanges !== undefined ? summary.changes.slice(0, options.maxChanges) : summary.changes;
   return [
-    {
-      title: 'Changes',
-      head: ['Time (UTC)', 'User', 'Verb', 'Object', 'Code', 'User agent', 'Source IP', 'Server'],
-      rows: changes.map((c) => [displayTime(c.time), c.user, c.verb, changeObject(c), codeText(c.code), c.userAgent, c.sourceIP, c.server]),
-      empty: 'No change by a person or a non-platform account.',
-    },
+    changesTable('Changes', changes),
     {
       title: 'Throttled clients (429)',
       head: ['User', 'Requests', 'Last hour', 'First (UTC)', 'Last (UTC)', 'User agent'],
@@ -223,6 +218,16 @@ export function auditTables(summary: AuditSummary, options: { maxChanges?: numbe
       empty: 'No request.',
     },
   ];
+}
+
+/** Changes by people and non-platform accounts, one a row (the Audit section, `mgsift audit`, `mgsift diff`). */
+export function changesTable(title: string, changes: readonly AuditChange[]): AuditTable {
+  return {
+    title,
+    head: ['Time (UTC)', 'User', 'Verb', 'Object', 'Code', 'User agent', 'Source IP', 'Server'],
+    rows: changes.map((c) => [displayTime(c.time), c.user, c.verb, changeObject(c), codeText(c.code), c.userAgent, c.sourceIP, c.server]),
+    empty: 'No change by a person or a non-platform account.',
+  };
 }
 
 /** One line on what was read: files, events, the window. */
