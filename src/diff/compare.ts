@@ -147,7 +147,8 @@ function auditGaps(old: AuditSummary, now: AuditSummary, from: number): string[]
   const notes: string[] = [];
   const covered = Math.max(from, timeOf(old.window?.last) ?? -Infinity);
   const newFirst = timeOf(now.window?.first);
-  if (Number.isFinite(from) && newFirst !== undefined && newFirst > covered) {
+  // A minute's slack: the first event of NEW's logs a moment after OLD's last is no gap.
+  if (Number.isFinite(from) && newFirst !== undefined && newFirst - covered > 60_000) {
     notes.push(`No audit log covers ${new Date(covered).toISOString()} to ${now.window!.first} (NEW's audit logs begin after OLD's collection): changes then are not known.`);
   }
   const oldestKept = now.changes.at(-1);
