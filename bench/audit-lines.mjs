@@ -27,18 +27,21 @@ export function auditLine(e) {
     kind: 'Event',
     apiVersion: 'audit.k8s.io/v1',
     level: e.requestObject ? 'RequestResponse' : 'Metadata',
-    auditID: e.auditID ?? stableUid(`${e.time}/${e.user}/${e.verb}/${e.name ?? ''}/${e.seq ?? 0}`),
+    auditID: e.auditID ?? stableUid(`${e.time}/${e.user ?? ''}/${e.verb}/${e.name ?? ''}/${e.seq ?? 0}`),
     stage,
     requestURI: e.uri ?? requestUri(e),
     verb: e.verb,
-    user: { username: e.user, uid: stableUid(e.user), groups: e.groups ?? groupsOf(e.user) },
+    // A failed authentication (401) has no user: `"user":{}` (k8s.io/apiserver filters/authn_audit.go).
+    user: e.user === undefined ? {} : { username: e.user, uid: stableUid(e.user), groups: e.groups ?? groupsOf(e.user) },
     sourceIPs: [e.sourceIP ?? '10.0.0.5'],
     userAgent: e.userAgent ?? 'kubectl/v1.27.4 (linux/amd64) kubernetes/4ff1f2b',
   };
   if (e.resource) event.objectRef = objectRef;
   if (stage !== 'RequestReceived') {
     const code = e.code ?? 200;
-    event.responseStatus = code >= 400 ? { metadata: {}, status: 'Failure', message: e.message ?? reasonText(code), reason: reasonOf(code), code } : { metadata: {}, code };
+    // A failed authentication's status is the authenticator's message alone.
+    if (e.user === undefined && code === 401) event.responseStatus = { metadata: {}, message: e.message ?? 'Authentication failed, attempted: bearer', code };
+    else event.responseStatus = code >= 400 ? { metadata: {}, status: 'Failure', message: e.message ?? reasonText(code), reason: reasonOf(code), code } : { metadata: {}, code };
   }
   if (e.requestObject) event.requestObject = e.requestObject;
   event.requestReceivedTimestamp = e.time;

@@ -5,8 +5,7 @@ import { renderAuditJson, renderAuditMarkdown, renderAuditText, type AuditDoc } 
 import { parseDuration } from '../core/duration.js';
 import { addLimitOptions } from './common.js';
 import { isStdout, prepareOutput, undoOutput, writeAtomically } from './output.js';
-import { limitsFrom, parseCount, UsageError, type LimitFlags } from './options.js';
-import { timeBound } from './timeline.js';
+import { limitsFrom, parseCount, timeBound, UsageError, type LimitFlags } from './options.js';
 
 const AUDIT_FORMATS = ['text', 'md', 'json'] as const;
 type AuditFormat = (typeof AUDIT_FORMATS)[number];

@@ -3,14 +3,6 @@ import { Command, CommanderError, Option } from 'commander';
 import { describeError } from '../core/problems.js';
 import { UsageError } from './options.js';
 import { InputError } from '../sources/open.js';
-import { inspectCommand } from './inspect.js';
-import { analyzeCommand } from './analyze.js';
-import { rulesCommand } from './rules.js';
-import { timelineCommand } from './timeline.js';
-import { diffCommand } from './diff.js';
-import { auditCommand } from './audit.js';
-import { toolInfo } from '../report/build.js';
-import { toolLine } from '../report/common.js';
 
 /** Exit codes, documented in --help and the README. */
 export const EXIT = { ok: 0, findings: 1, usage: 2 } as const;
@@ -21,8 +13,7 @@ const program = new Command('mgsift')
   // Not commander's .version(string): the rules' count is read only when asked for.
   .option('-V, --version', "print the version, the built-in rules' count and the build")
   .on('option:version', () => {
-    process.stdout.write(`${toolLine(toolInfo())}\n`);
-    throw new CommanderError(EXIT.ok, 'commander.version', 'version printed');
+    throw new CommanderError(EXIT.ok, 'commander.version', 'version asked');
   })
   .exitOverride()
   .addHelpText(
@@ -34,12 +25,27 @@ Exit codes:
   2  usage or input error`,
   );
 
-program.addCommand(inspectCommand());
-program.addCommand(analyzeCommand());
-program.addCommand(rulesCommand());
-program.addCommand(timelineCommand());
-program.addCommand(diffCommand());
-program.addCommand(auditCommand());
+/**
+ * The commands, each loaded when it runs: a command's module brings the code it runs (the rule
+ * engine, the report templates), and `mgsift audit` need not compile the analysis it does not
+ * use. Help and a missing or unknown command load them all.
+ */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  inspect: async () => (await import('./inspect.js')).inspectCommand(),
+  analyze: async () => (await import('./analyze.js')).analyzeCommand(),
+  rules: async () => (await import('./rules.js')).rulesCommand(),
+  timeline: async () => (await import('./timeline.js')).timelineCommand(),
+  diff: async () => (await import('./diff.js')).diffCommand(),
+  audit: async () => (await import('./audit.js')).auditCommand(),
+};
+
+/** Adds the command the arguments name, or every command. */
+async function addCommands(args: readonly string[]): Promise<void> {
+  const named = args.find((a) => !a.startsWith('-'));
+  const makers = named !== undefined && Object.hasOwn(COMMANDS, named) ? [COMMANDS[named]!] : Object.values(COMMANDS);
+  for (const command of await Promise.all(makers.map((make) => make()))) program.addCommand(command);
+  configure(program);
+}
 /**
  * Commander's own errors (an unknown option or command, a missing argument, a value out of its
  * choices) as every other error: one `mgsift: error: …` line, exit 2 (main). The help commander
@@ -57,7 +63,6 @@ const configure = (command: Command): void => {
   command.exitOverride().configureOutput(commanderOutput);
   command.commands.forEach(configure);
 };
-configure(program);
 
 // `mgsift timeline … | head` closes the pipe early: that is the reader's choice, not an error.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {
@@ -87,12 +92,20 @@ function missingCommand(args: readonly string[]): string {
   return `missing command: ${names.slice(0, -1).join(', ')} or ${names[names.length - 1] ?? ''} (\`${path.join(' ')} --help\` says what each does)`;
 }
 
+/** The version line: the report's tool info, loaded only when asked for (it counts the built-in rules). */
+async function printVersion(): Promise<void> {
+  const [{ toolInfo }, { toolLine }] = await Promise.all([import('../report/build.js'), import('../report/common.js')]);
+  process.stdout.write(`${toolLine(toolInfo())}\n`);
+}
+
 async function main(): Promise<number> {
   try {
+    await addCommands(process.argv.slice(2));
     await program.parseAsync(process.argv);
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
   } catch (err) {
     if (err instanceof CommanderError) {
+      if (err.code === 'commander.version') await printVersion();
       if (err.code === 'commander.help' && err.exitCode !== 0) process.stderr.write(`mgsift: error: ${missingCommand(process.argv.slice(2))}\n`);
       return err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }

@@ -1,4 +1,5 @@
 import { DEFAULT_LIMITS, type Limits } from '../core/limits.js';
+import { parseDuration } from '../core/duration.js';
 
 /** Thrown for bad command-line use: exit code 2 with one line. */
 export class UsageError extends Error {}
@@ -66,4 +67,18 @@ export function collectList(value: string, previous: string[] | undefined): stri
 /** The same, one whole value per flag (a folder name may hold a comma). */
 export function collectRepeated(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
+}
+
+/** `--since`/`--until`: an ISO 8601 time, or a duration (`2h`, `1d12h`, `90m`) before `anchor`. */
+export function timeBound(flag: string, text: string, anchor: number | undefined): number {
+  const trimmed = text.trim();
+  if (/^\d{4}-\d{2}-\d{2}/.test(trimmed)) {
+    const ms = Date.parse(trimmed);
+    if (Number.isFinite(ms)) return ms;
+    throw new UsageError(`${flag}: not a time: '${text}'`);
+  }
+  const duration = parseDuration(trimmed);
+  if (duration === undefined) throw new UsageError(`${flag}: '${text}' is neither an ISO 8601 time nor a duration such as 2h or 1d12h`);
+  if (anchor === undefined) throw new UsageError(`${flag} ${text}: the input has no collection time and no dated item to count back from`);
+  return anchor - duration;
 }

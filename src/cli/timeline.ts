@@ -1,4 +1,3 @@
-import { parseDuration } from '../core/duration.js';
 import { Command, Option } from 'commander';
 import { analyzeInput } from '../analysis/analyze.js';
 import { iso } from '../analysis/inspect.js';
@@ -9,7 +8,7 @@ import type { TimelineItem } from '../report/model.js';
 import { TIMELINE_LANES } from '../report/common.js';
 import { renderTimelineJson, renderTimelineText, type TimelineDoc } from '../report/timeline-table.js';
 import { addLimitOptions, addThreadsOption } from './common.js';
-import { collectList, collectRepeated, limitsFrom, threadsFrom, UsageError, type LimitFlags } from './options.js';
+import { collectList, collectRepeated, limitsFrom, threadsFrom, timeBound, UsageError, type LimitFlags } from './options.js';
 import { expandInputs } from '../analysis/inputs.js';
 import { loadRulesOrFail } from './rule-selection.js';
 
@@ -85,20 +84,6 @@ export function timelineCommand(): Command {
     const render = { text: renderTimelineText, md: renderTimelineMarkdown, json: renderTimelineJson }[flags.format];
     process.stdout.write(render(doc));
   });
-}
-
-/** `--since`/`--until`: an ISO 8601 time, or a duration (`2h`, `1d12h`, `90m`) before `anchor`. */
-export function timeBound(flag: string, text: string, anchor: number | undefined): number {
-  const trimmed = text.trim();
-  if (/^\d{4}-\d{2}-\d{2}/.test(trimmed)) {
-    const ms = Date.parse(trimmed);
-    if (Number.isFinite(ms)) return ms;
-    throw new UsageError(`${flag}: not a time: '${text}'`);
-  }
-  const duration = parseDuration(trimmed);
-  if (duration === undefined) throw new UsageError(`${flag}: '${text}' is neither an ISO 8601 time nor a duration such as 2h or 1d12h`);
-  if (anchor === undefined) throw new UsageError(`${flag} ${text}: the input has no collection time and no dated item to count back from`);
-  return anchor - duration;
 }
 
 function latestTime(times: readonly string[]): number | undefined {

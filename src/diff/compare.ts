@@ -8,6 +8,7 @@ import { findingId, severityRank, type Finding, type Severity } from '../engine/
 import { describeObject, objectKey, type DiagnosisNode } from '../engine/diagnosis.js';
 import type { DigestRow, Report, ReportSummary, UpdateSummary } from '../report/model.js';
 import { OPERATOR_CONDITIONS, type OperatorConditions } from '../facts/cluster-summary.js';
+import type { AuditChange, AuditSummary } from '../facts/audit.js';
 
 /** One side of the comparison, as the reports name it. */
 export interface DiffSide {
@@ -62,6 +63,20 @@ export interface ReportDiff {
   unknown: DigestRow[];
   /** The update in progress on each side (`summary.update`, null when not updating) and what moved. */
   update: { before: UpdateSummary | null; after: UpdateSummary | null; moved: string[] };
+  /** What the audit logs say was changed between the collections; absent when neither input has audit logs. */
+  audit?: DiffAudit | undefined;
+}
+
+/** The audited changes between OLD's collection and NEW's. */
+export interface DiffAudit {
+  /**
+   * Changes by people and non-platform accounts in (OLD collected, NEW collected], from the audit
+   * logs of both inputs (OLD's run a little past its collection), newest first; empty unless both
+   * inputs have audit logs.
+   */
+  changes: AuditChange[];
+  /** What the list cannot show: a side without audit logs, time no audit log covers, changes past those the analyses kept. */
+  notes: string[];
 }
 
 export function compareReports(before: Report, after: Report): ReportDiff {
@@ -95,7 +110,57 @@ export function compareReports(before: Report, after: Report): ReportDiff {
     ],
     unknown: newTemplates(before, after),
     update: { before: before.summary.update, after: after.summary.update, moved: updateMoved(before.summary, after.summary) },
+    audit: auditBetween(before, after),
   };
+}
+
+/**
+ * The changes both inputs' audit logs show between the two collection times. Without OLD's
+ * collection time, the end of its audit logs stands for it; without NEW's, everything after.
+ */
+function auditBetween(before: Report, after: Report): DiffAudit | undefined {
+  const old = before.audit?.summary;
+  const now = after.audit?.summary;
+  if (old === undefined && now === undefined) return undefined;
+  if (old === undefined || now === undefined) {
+    const [lacking, having] = old === undefined ? ['OLD', 'NEW'] : ['NEW', 'OLD'];
+    return { changes: [], notes: [`${lacking} has no audit logs (only ${having} was gathered with gather_audit_logs): the changes between the collections are not known.`] };
+  }
+  const from = timeOf(before.collectedAt) ?? timeOf(old.window?.last) ?? -Infinity;
+  const to = timeOf(after.collectedAt) ?? Infinity;
+  const seen = new Set<string>();
+  const changes: AuditChange[] = [];
+  for (const change of [...now.changes, ...old.changes]) {
+    const at = Date.parse(change.time);
+    const key = `${change.time}\0${change.user}\0${change.verb}\0${change.resource}\0${change.namespace}\0${change.name}\0${change.server}`;
+    if (at > from && at <= to && !seen.has(key)) {
+      seen.add(key);
+      changes.push(change);
+    }
+  }
+  changes.sort((a, b) => Date.parse(b.time) - Date.parse(a.time));
+  return { changes, notes: auditGaps(old, now, from) };
+}
+
+/** Where the listed changes may not be all of the interval's. */
+function auditGaps(old: AuditSummary, now: AuditSummary, from: number): string[] {
+  const notes: string[] = [];
+  const covered = Math.max(from, timeOf(old.window?.last) ?? -Infinity);
+  const newFirst = timeOf(now.window?.first);
+  // A minute's slack: the first event of NEW's logs a moment after OLD's last is no gap.
+  if (Number.isFinite(from) && newFirst !== undefined && newFirst - covered > 60_000) {
+    notes.push(`No audit log covers ${new Date(covered).toISOString()} to ${now.window!.first} (NEW's audit logs begin after OLD's collection): changes then are not known.`);
+  }
+  const oldestKept = now.changes.at(-1);
+  if (now.events.changesNotListed > 0 && oldestKept !== undefined && Date.parse(oldestKept.time) > from) {
+    notes.push(`NEW's analysis kept its ${now.changes.length} newest changes (${now.events.changesNotListed} older not kept): \`mgsift audit NEW --since ${Number.isFinite(from) ? new Date(from).toISOString() : '<time>'}\` lists every change since OLD's collection.`);
+  }
+  return notes;
+}
+
+function timeOf(iso: string | undefined): number | undefined {
+  const ms = iso === undefined ? NaN : Date.parse(iso);
+  return Number.isFinite(ms) ? ms : undefined;
 }
 
 function sideOf(report: Report): DiffSide {

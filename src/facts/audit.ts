@@ -31,6 +31,18 @@ const REVIEW_RESOURCES: ReadonlySet<string> = new Set([
 /** Stages that close a request: one event per request (ResponseStarted and RequestReceived would count it twice). */
 const FINAL_STAGES: ReadonlySet<string> = new Set(['ResponseComplete', 'Panic']);
 
+/**
+ * Whether an event closes its request. A failed authentication (401) is logged once, at
+ * ResponseStarted, with no user (k8s.io/apiserver filters/authn_audit.go): it has no closing stage.
+ */
+function closes(request: AuditRequest): boolean {
+  return FINAL_STAGES.has(request.stage) || (request.stage === 'ResponseStarted' && request.code === 401);
+}
+
+const HOUR_MS = 60 * 60_000;
+/** Throttled and refused requests are counted by 5 minutes over the last hour of each client: `lastHour` is read from them. */
+const BUCKET_MS = 5 * 60_000;
+
 /** Keys a table (clients, throttled, denied) keeps; requests of other keys are counted only. */
 export const MAX_KEYS = 20_000;
 
@@ -90,15 +102,22 @@ export interface AuditThrottled {
   user: string;
   userAgent: string;
   count: number;
+  /** Of `count`, those in the hour (to 5 minutes) before the newest event of the logs. */
+  lastHour: number;
   first: string;
   last: string;
 }
 
 export interface AuditDenied {
+  /** '' for a failed authentication (401): the API server knows no user. */
   user: string;
   sourceIP: string;
+  /** The user agent of the last refused request. */
+  userAgent: string;
   code: number;
   count: number;
+  /** Of `count`, those in the hour (to 5 minutes) before the newest event of the logs. */
+  lastHour: number;
   first: string;
   last: string;
 }
@@ -157,6 +176,8 @@ interface Span {
   count: number;
   first: number;
   last: number;
+  /** Requests by 5-minute bucket (its start / BUCKET_MS), only those of the hour before `last`. */
+  recent: Map<number, number>;
 }
 
 interface ClientTally {
@@ -177,7 +198,7 @@ export interface AuditState {
   last: number;
   changes: HeldChange[];
   throttled: Map<string, Span & { user: string; userAgent: string }>;
-  denied: Map<string, Span & { user: string; sourceIP: string; code: number }>;
+  denied: Map<string, Span & { user: string; sourceIP: string; userAgent: string; code: number }>;
   clients: Map<string, ClientTally>;
 }
 
@@ -243,7 +264,7 @@ export class AuditTally {
       if (at < state.first) state.first = at;
       if (at > state.last) state.last = at;
     }
-    if (!FINAL_STAGES.has(request.stage)) return;
+    if (!closes(request)) return;
     state.counts.requests++;
     const filter = this.filter;
     if (!matchesRequest(request, filter)) return;
@@ -260,8 +281,11 @@ export class AuditTally {
       if (span) widen(span, time);
     } else if (event !== undefined && (code === 401 || code === 403)) {
       const key = `${event.user}\0${event.sourceIP}\0${code}`;
-      const span = this.spanIn(state.denied, key, () => ({ user: event.user, sourceIP: event.sourceIP, code }));
-      if (span) widen(span, time);
+      const span = this.spanIn(state.denied, key, () => ({ user: event.user, sourceIP: event.sourceIP, userAgent: event.userAgent, code }));
+      if (span) {
+        if (time >= span.last) span.userAgent = event.userAgent;
+        widen(span, time);
+      }
     }
     let client = state.clients.get(request.user);
     if (client === undefined && state.clients.size < MAX_KEYS) {
@@ -289,8 +313,11 @@ export class AuditTally {
       if (mine) mergeSpan(mine, span);
     }
     for (const [key, span] of other.denied) {
-      const mine = this.spanIn(state.denied, key, () => ({ user: span.user, sourceIP: span.sourceIP, code: span.code }), span.count);
-      if (mine) mergeSpan(mine, span);
+      const mine = this.spanIn(state.denied, key, () => ({ user: span.user, sourceIP: span.sourceIP, userAgent: span.userAgent, code: span.code }), span.count);
+      if (mine) {
+        if (span.last >= mine.last) mine.userAgent = span.userAgent;
+        mergeSpan(mine, span);
+      }
     }
     for (const [user, tally] of other.clients) {
       const mine = state.clients.get(user);
@@ -314,14 +341,16 @@ export class AuditTally {
   summary(): AuditSummary {
     const state = this.state;
     this.trimChanges();
-    const byCount = <T extends { count: number; last: number }>(a: T, b: T): number => b.count - a.count || b.last - a.last;
+    // Those refused or throttled most in the last hour first: what goes on at the collection.
+    const lastHour = (span: Span): number => recentCount(span, state.last);
+    const byCount = (a: Span, b: Span): number => lastHour(b) - lastHour(a) || b.count - a.count || b.last - a.last;
     return {
       files: state.files,
       events: { ...state.counts },
       window: state.first <= state.last ? { first: isoOf(state.first), last: isoOf(state.last) } : undefined,
       changes: state.changes.map(({ at, ...change }) => ({ time: isoOf(at), ...change })),
-      throttled: [...state.throttled.values()].sort(byCount).slice(0, this.limits.maxRows).map((s) => ({ user: s.user, userAgent: s.userAgent, count: s.count, first: isoOf(s.first), last: isoOf(s.last) })),
-      denied: [...state.denied.values()].sort(byCount).slice(0, this.limits.maxRows).map((s) => ({ user: s.user, sourceIP: s.sourceIP, code: s.code, count: s.count, first: isoOf(s.first), last: isoOf(s.last) })),
+      throttled: [...state.throttled.values()].sort(byCount).slice(0, this.limits.maxRows).map((s) => ({ user: s.user, userAgent: s.userAgent, count: s.count, lastHour: lastHour(s), first: isoOf(s.first), last: isoOf(s.last) })),
+      denied: [...state.denied.values()].sort(byCount).slice(0, this.limits.maxRows).map((s) => ({ user: s.user, sourceIP: s.sourceIP, userAgent: s.userAgent, code: s.code, count: s.count, lastHour: lastHour(s), first: isoOf(s.first), last: isoOf(s.last) })),
       clients: [...state.clients.entries()]
         .sort((a, b) => b[1].count - a[1].count || (a[0] < b[0] ? -1 : 1))
         .slice(0, this.limits.maxRows)
@@ -358,7 +387,7 @@ export class AuditTally {
         this.state.counts.pastKeyLimit += count;
         return undefined;
       }
-      span = { ...make(), count: 0, first: Infinity, last: -Infinity };
+      span = { ...make(), count: 0, first: Infinity, last: -Infinity, recent: new Map() };
       table.set(key, span);
     }
     return span;
@@ -401,12 +430,30 @@ function widen(span: Span, time: number): void {
   span.count++;
   if (time < span.first) span.first = time;
   if (time > span.last) span.last = time;
+  if (Number.isFinite(time)) addRecent(span, Math.floor(time / BUCKET_MS), 1);
 }
 
 function mergeSpan(span: Span, other: Span): void {
   span.count += other.count;
   span.first = Math.min(span.first, other.first);
   span.last = Math.max(span.last, other.last);
+  for (const [bucket, n] of other.recent) addRecent(span, bucket, n);
+}
+
+/** Counts `n` requests in a bucket, and forgets the buckets past an hour before the span's last request (memory stays bounded). */
+function addRecent(span: Span, bucket: number, n: number): void {
+  const oldest = Math.floor((span.last - HOUR_MS) / BUCKET_MS);
+  if (bucket < oldest) return;
+  span.recent.set(bucket, (span.recent.get(bucket) ?? 0) + n);
+  if (span.recent.size > HOUR_MS / BUCKET_MS + 2) for (const key of span.recent.keys()) if (key < oldest) span.recent.delete(key);
+}
+
+/** The requests of a span in the buckets that reach into the hour before `end`. */
+function recentCount(span: Span, end: number): number {
+  const oldest = Math.floor((end - HOUR_MS) / BUCKET_MS);
+  let count = 0;
+  for (const [bucket, n] of span.recent) if (bucket >= oldest) count += n;
+  return count;
 }
 
 function codesOf(codes: Map<number, number>): Record<string, number> {

@@ -234,6 +234,8 @@ export function refOf(o: K8sObject): string {
 /** Kubernetes' regular plural of a kind (`InstallPlan` → `installplans`, `Policy` → `policies`). */
 export function pluralOf(kind: string): string {
   const lower = kind.toLowerCase();
+  // Kinds named in the plural already: SecurityContextConstraints, Endpoints.
+  if (/(constraints|endpoints)$/.test(lower)) return lower;
   if (/(s|x|z|ch|sh)$/.test(lower)) return `${lower}es`;
   if (/[^aeiou]y$/.test(lower)) return `${lower.slice(0, -1)}ies`;
   return `${lower}s`;

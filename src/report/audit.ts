@@ -6,6 +6,8 @@
 import type { AuditChange, AuditSummary } from '../facts/audit.js';
 import type { Problem } from '../core/problems.js';
 import { findingId, type Finding } from '../engine/findings.js';
+import type { ObjectRef } from '../engine/diagnosis.js';
+import type { DesiredTarget } from '../facts/history.js';
 import { pluralOf } from '../parsers/k8s.js';
 import type { JsonObject } from './json.js';
 import { displayTime, sanitizeText } from './common.js';
@@ -35,29 +37,102 @@ export interface ReportAudit {
   about: AuditAbout[];
 }
 
-/** The changes by people and non-platform accounts to an object a finding is about, newest first. */
+/** The changes by people and non-platform accounts to an object a finding is about, in time order. */
 export interface AuditAbout {
   finding: string;
   object: string;
   changes: AuditChange[];
+  /** What the audit log cannot say about these changes, and what the object shows instead. */
+  note?: string | undefined;
+}
+
+/** What the analysis knows beside the audit logs: when it was collected, what the ClusterVersion asks for. */
+export interface AuditAboutContext {
+  collectedAt?: number | undefined;
+  desired?: DesiredTarget | undefined;
 }
 
 /** Changes listed per object a finding is about. */
 const CHANGES_PER_OBJECT = 3;
 /** Changes the report's Audit section lists (the JSON report holds those the analysis kept). */
 export const REPORT_CHANGES_SHOWN = 20;
+/**
+ * How long before a finding's first evidence a change is still named as a cause: a pause, a
+ * cordon, a deletion or an SCC edit shows within seconds to an operator's resync (minutes); an
+ * hour leaves room for resyncs and clock skew between nodes, and keeps out the day's unrelated
+ * edits of the same object (`mgsift audit` lists those).
+ */
+export const CHANGE_LEAD_MS = 60 * 60_000;
+/** A change this close to a finding's first evidence is said to be so. */
+const NEAR_START_MS = 5 * 60_000;
 
-export function reportAudit(summary: AuditSummary | undefined, findings: readonly Finding[]): ReportAudit | undefined {
+/**
+ * Who changed each object a finding is about, within the time that matters: before the
+ * collection, and from {@link CHANGE_LEAD_MS} before the finding's first timed evidence (the
+ * whole of the logs when it has none). An object in a namespace also counts the deletion of its
+ * namespace.
+ */
+export function reportAudit(summary: AuditSummary | undefined, findings: readonly Finding[], context: AuditAboutContext = {}): ReportAudit | undefined {
   if (summary === undefined) return undefined;
+  const timed = summary.changes.map((change) => ({ change, at: Date.parse(change.time) }));
+  const until = context.collectedAt ?? Infinity;
   const about: AuditAbout[] = [];
   for (const finding of findings) {
+    const since = findingSince(finding);
+    const from = since === undefined ? -Infinity : since - CHANGE_LEAD_MS;
     for (const object of finding.about) {
-      const resource = pluralOf(object.kind);
-      const changes = summary.changes.filter((c) => c.resource === resource && c.name === object.name && (object.namespace === undefined || c.namespace === object.namespace));
-      if (changes.length > 0) about.push({ finding: findingId(finding), object: changeObject({ resource, namespace: object.namespace ?? '', name: object.name, subresource: '' }), changes: changes.slice(0, CHANGES_PER_OBJECT) });
+      const changes = timed
+        .filter(({ change, at }) => at >= from && at <= until && changed(change, object))
+        .sort((a, b) => a.at - b.at)
+        .slice(-CHANGES_PER_OBJECT)
+        .map((t) => t.change);
+      if (changes.length === 0) continue;
+      const name = changeObject({ resource: pluralOf(object.kind), namespace: object.namespace ?? '', name: object.name, subresource: '' });
+      about.push({ finding: findingId(finding), object: name, changes, note: aboutNote(object, changes, since, context.desired) });
     }
   }
   return { summary, about };
+}
+
+/** The earliest time of a finding's evidence: since when what it shows is seen. */
+function findingSince(finding: Finding): number | undefined {
+  const times = finding.evidence.flatMap((e) => (e.time === undefined ? [] : [e.time]));
+  return times.length > 0 ? Math.min(...times) : undefined;
+}
+
+/** A change to the object itself, or the deletion of the namespace it lives in. */
+function changed(change: AuditChange, object: ObjectRef): boolean {
+  if (object.namespace !== undefined && change.resource === 'namespaces' && change.name === object.namespace) return change.verb === 'delete';
+  return change.resource === pluralOf(object.kind) && change.name === object.name && change.namespace === (object.namespace ?? '');
+}
+
+function aboutNote(object: ObjectRef, changes: readonly AuditChange[], since: number | undefined, desired: DesiredTarget | undefined): string | undefined {
+  const notes: string[] = [];
+  const near = since === undefined ? undefined : changes.find((c) => Math.abs(Date.parse(c.time) - since) <= NEAR_START_MS);
+  if (near !== undefined && since !== undefined) notes.push(`${near.user}'s ${near.verb} came ${gapText(Date.parse(near.time) - since)} what the finding shows began (${displayTime(new Date(since).toISOString())}).`);
+  if (object.kind === 'ClusterVersion' && changes.some((c) => c.verb === 'patch' || c.verb === 'update')) {
+    // Metadata, the default audit level, logs no request body: what was asked is read from the object.
+    const asks = desired?.version ?? desired?.image;
+    const now = asks === undefined ? '' : ` The ClusterVersion now asks for ${asks}${desired?.force === true ? ' with force: true (spec.desiredUpdate.force: the release\'s signature and the update\'s preconditions are not checked)' : ''}.`;
+    notes.push(`The audit log says who updated it and when, not what changed (no request body at the Metadata level).${now}`);
+  }
+  return notes.length > 0 ? notes.join(' ') : undefined;
+}
+
+/** `2 s before`, `3 min after`. */
+function gapText(ms: number): string {
+  const abs = Math.abs(ms);
+  const amount = abs < 60_000 ? `${Math.round(abs / 1000)} s` : `${Math.round(abs / 60_000)} min`;
+  return `${amount} ${ms <= 0 ? 'before' : 'after'}`;
+}
+
+/** A change's sentence under a finding's object: its own object named where it is another (the namespace deleted). */
+function aboutSentence(a: AuditAbout): string {
+  const sentences = a.changes.map((c) => {
+    const object = changeObject({ ...c, subresource: '' });
+    return object === a.object ? changeSentence(c) : `${changeSentence(c)} (${object})`;
+  });
+  return `${sentences.join('; ')}${a.note !== undefined ? `. ${a.note}` : ''}`;
 }
 
 /** `alice patch (200) at 2026-03-14 08:40:03Z from 10.0.4.17, oc/4.14.0 …`. */
@@ -91,7 +166,7 @@ export interface AuditView {
 export function auditView(audit: ReportAudit): AuditView {
   return {
     headline: sanitizeText(auditHeadline(audit.summary)),
-    about: audit.about.map((a) => ({ object: sanitizeText(a.object), finding: sanitizeText(a.finding), changes: sanitizeText(a.changes.map(changeSentence).join('; ')) })),
+    about: audit.about.map((a) => ({ object: sanitizeText(a.object), finding: sanitizeText(a.finding), changes: sanitizeText(aboutSentence(a)) })),
     tables: auditTables(audit.summary, { maxChanges: REPORT_CHANGES_SHOWN }).map((t) => ({ ...t, rows: t.rows.map((row) => row.map(sanitizeText)) })),
     notes: reportAuditNotes(audit).map(sanitizeText),
   };
@@ -102,7 +177,7 @@ export function auditMarkdownSection(audit: ReportAudit): string[] {
   const parts = ['## Audit', '', mdText(auditHeadline(audit.summary)), ''];
   if (audit.about.length > 0) {
     parts.push('### Who changed what the findings are about', '');
-    for (const a of audit.about) parts.push(`- ${mdText(`${a.object} (${a.finding}): ${a.changes.map(changeSentence).join('; ')}`)}`);
+    for (const a of audit.about) parts.push(`- ${mdText(`${a.object} (${a.finding}): ${aboutSentence(a)}`)}`);
     parts.push('');
   }
   parts.push(...auditMarkdownTables(audit.summary, 3, { maxChanges: REPORT_CHANGES_SHOWN }));
@@ -123,31 +198,36 @@ export function changeObject(change: Pick<AuditChange, 'resource' | 'namespace' 
 export function auditTables(summary: AuditSummary, options: { maxChanges?: number } = {}): AuditTable[] {
   const changes = options.maxChanges !== undefined ? summary.changes.slice(0, options.maxChanges) : summary.changes;
   return [
-    {
-      title: 'Changes',
-      head: ['Time (UTC)', 'User', 'Verb', 'Object', 'Code', 'User agent', 'Source IP', 'Server'],
-      rows: changes.map((c) => [displayTime(c.time), c.user, c.verb, changeObject(c), codeText(c.code), c.userAgent, c.sourceIP, c.server]),
-      empty: 'No change by a person or a non-platform account.',
-    },
+    changesTable('Changes', changes),
     {
       title: 'Throttled clients (429)',
-      head: ['User', 'Requests', 'First (UTC)', 'Last (UTC)', 'User agent'],
-      rows: summary.throttled.map((t) => [t.user, String(t.count), displayTime(t.first), displayTime(t.last), t.userAgent]),
+      head: ['User', 'Requests', 'Last hour', 'First (UTC)', 'Last (UTC)', 'User agent'],
+      rows: summary.throttled.map((t) => [t.user, String(t.count), String(t.lastHour), displayTime(t.first), displayTime(t.last), t.userAgent]),
       empty: 'No request was throttled.',
     },
     {
       title: 'Refused requests (401, 403)',
-      head: ['User', 'Source IP', 'Code', 'Requests', 'First (UTC)', 'Last (UTC)'],
-      rows: summary.denied.map((d) => [d.user, d.sourceIP, String(d.code), String(d.count), displayTime(d.first), displayTime(d.last)]),
+      head: ['User', 'Source IP', 'Code', 'Requests', 'Last hour', 'First (UTC)', 'Last (UTC)', 'User agent'],
+      rows: summary.denied.map((d) => [userText(d.user), d.sourceIP, String(d.code), String(d.count), String(d.lastHour), displayTime(d.first), displayTime(d.last), d.userAgent]),
       empty: 'No request was refused.',
     },
     {
       title: 'Busiest clients',
       head: ['User', 'Requests', 'By code'],
-      rows: summary.clients.map((c) => [c.user, String(c.count), codesText(c.codes)]),
+      rows: summary.clients.map((c) => [userText(c.user), String(c.count), codesText(c.codes)]),
       empty: 'No request.',
     },
   ];
+}
+
+/** Changes by people and non-platform accounts, one a row (the Audit section, `mgsift audit`, `mgsift diff`). */
+export function changesTable(title: string, changes: readonly AuditChange[]): AuditTable {
+  return {
+    title,
+    head: ['Time (UTC)', 'User', 'Verb', 'Object', 'Code', 'User agent', 'Source IP', 'Server'],
+    rows: changes.map((c) => [displayTime(c.time), c.user, c.verb, changeObject(c), codeText(c.code), c.userAgent, c.sourceIP, c.server]),
+    empty: 'No change by a person or a non-platform account.',
+  };
 }
 
 /** One line on what was read: files, events, the window. */
@@ -211,7 +291,7 @@ export function renderAuditJson(doc: AuditDoc): string {
 
 /** The report's `audit` (schema/report.schema.json): the summary's keys, and `about`. */
 export function auditJson(audit: ReportAudit): JsonObject {
-  return { ...summaryJson(audit.summary), about: audit.about.map((a) => ({ finding: a.finding, object: a.object, changes: a.changes.map(changeJson) })) };
+  return { ...summaryJson(audit.summary), about: audit.about.map((a) => ({ finding: a.finding, object: a.object, changes: a.changes.map(changeJson), ...(a.note !== undefined ? { note: a.note } : {}) })) };
 }
 
 function summaryJson(summary: AuditSummary): JsonObject {
@@ -232,6 +312,11 @@ function changeJson(change: AuditChange): JsonObject {
 
 function problemText(p: Problem): string {
   return `${p.severity}: ${p.path !== '' ? `${p.path}: ` : ''}${p.reason}`;
+}
+
+/** A user as the tables show it: a failed authentication has none. */
+function userText(user: string): string {
+  return user === '' ? '(none: authentication failed)' : user;
 }
 
 function codeText(code: number): string {

@@ -78,7 +78,7 @@ export function buildReport(analysis: Analysis, now: Date = new Date()): Report 
     facts: { history: historyRows(analysis), timeline: timeline.items, timelineOmitted: timeline.omitted, verdicts: clusterVerdicts(facts) },
     digest: analysis.digest && reportDigest(analysis.digest),
     updateRisks: reportUpdateRisks(analysis.updateRisks),
-    audit: reportAudit(facts.audit, findings),
+    audit: reportAudit(facts.audit, findings, { collectedAt: facts.collectedAt, desired: facts.history?.desired }),
     problems: problems.items,
     limits: analysis.limits,
     stats: { entries: analysis.summary.entries, bytesRead: analysis.summary.bytesRead, durationMs: analysis.durationMs, ruleCosts: analysis.ruleCosts },

@@ -5,7 +5,8 @@
  */
 import type { FindingChange, ReportDiff, StateChange } from '../diff/compare.js';
 import { HTML_CSP, loadTemplate } from './html.js';
-import { mdText } from './md.js';
+import { mdText, table as mdTable } from './md.js';
+import { changeObject as auditObject, changesTable, changeSentence, type AuditTable } from './audit.js';
 import { sanitizeText } from './common.js';
 import type { Tool } from './model.js';
 
@@ -90,6 +91,11 @@ function updateLine(diff: ReportDiff): string {
   return `before ${one(diff.update.before)}; after ${one(diff.update.after)}`;
 }
 
+/** The audited changes between the collections as a table, undefined when neither input has audit logs. */
+function auditTable(diff: ReportDiff): AuditTable | undefined {
+  return diff.audit && changesTable(`Audited changes between the collections (${diff.audit.changes.length})`, diff.audit.changes);
+}
+
 function diffText(diff: ReportDiff): string {
   const lines = [`Diff: ${headline(diff)}`, sideLine('OLD', diff.old), sideLine('NEW', diff.new), `      ${intervalLine(diff)}`];
   for (const w of diff.warnings) lines.push(`Warning: ${w}`);
@@ -105,6 +111,10 @@ function diffText(diff: ReportDiff): string {
   list('Update moved', diff.update.moved);
   list('Changes in state', diff.changes.map(changeLine));
   list('New error templates in NEW', diff.unknown.map((t) => `${t.template} (${t.count}x, e.g. ${t.example.file}:${t.example.line})`));
+  if (diff.audit) {
+    list('Audited changes between the collections', diff.audit.changes.map((c) => `${auditObject(c)}: ${changeSentence(c)} [${c.server}]`));
+    lines.push(...diff.audit.notes.map((n) => `Audit: ${n}`));
+  }
   return `${lines.join('\n')}\n`;
 }
 
@@ -135,7 +145,19 @@ function diffMarkdown(diff: ReportDiff): string {
     for (const t of diff.unknown) out.push(`- ${mdText(t.template)} (${t.count}x, e.g. \`${mdText(`${t.example.file}:${t.example.line}`)}\`)`);
     out.push('');
   }
+  const audit = auditTable(diff);
+  if (audit) {
+    out.push(`## ${audit.title}`, '');
+    if (audit.rows.length > 0) out.push(mdTable(audit.head, audit.rows));
+    out.push(...diff.audit!.notes.map((n) => `- ${mdText(n)}`), '');
+  }
   return `${out.join('\n')}\n`;
+}
+
+/** The audited changes for templates/diff.html.hbs: escaped text only. */
+function auditView(diff: ReportDiff): (AuditTable & { notes: string[] }) | undefined {
+  const audit = auditTable(diff);
+  return audit && { title: sanitizeText(audit.title), head: audit.head, rows: audit.rows.map((row) => row.map(sanitizeText)), empty: audit.empty, notes: diff.audit!.notes.map(sanitizeText) };
 }
 
 function diffHtml(diff: ReportDiff, tool: Tool): string {
@@ -164,5 +186,6 @@ function diffHtml(diff: ReportDiff, tool: Tool): string {
       return { object: s(changeObject(c)), what: s(c.what), before: s(before), after: s(after) };
     }),
     unknown: diff.unknown.map((t) => ({ template: s(t.template), count: t.count, example: s(`${t.example.file}:${t.example.line}`) })),
+    audit: auditView(diff),
   });
 }

@@ -115,14 +115,27 @@ describe('mgsift audit on a must-gather with gather_audit_logs', () => {
 
   it('tells throttled clients with their agent and times, and refused requests by user and source', () => {
     expect(doc.throttled).toEqual([
-      { user: 'system:serviceaccount:batch-reports:report-exporter', userAgent: 'report-exporter/1.4.2', count: 100, first: '2026-03-14T09:00:00.000Z', last: '2026-03-14T09:24:00.003Z' },
-      { user: 'system:serviceaccount:openshift-monitoring:prometheus-operator', userAgent: 'PrometheusOperator/0.67.1', count: 3, first: '2026-03-14T01:10:00.120Z', last: '2026-03-14T01:10:02.120Z' },
+      { user: 'system:serviceaccount:batch-reports:report-exporter', userAgent: 'report-exporter/1.4.2', count: 100, lastHour: 100, first: '2026-03-14T09:00:00.000Z', last: '2026-03-14T09:24:00.003Z' },
+      { user: 'system:serviceaccount:openshift-monitoring:prometheus-operator', userAgent: 'PrometheusOperator/0.67.1', count: 3, lastHour: 0, first: '2026-03-14T01:10:00.120Z', last: '2026-03-14T01:10:02.120Z' },
     ]);
     expect(doc.denied).toEqual([
-      { user: 'system:anonymous', sourceIP: '203.0.113.9', code: 401, count: 8, first: '2026-03-14T09:10:00.005Z', last: '2026-03-14T09:17:00.005Z' },
-      { user: 'carol', sourceIP: '10.0.4.30', code: 403, count: 3, first: '2026-03-14T09:20:00.061Z', last: '2026-03-14T09:24:00.061Z' },
+      { user: 'system:anonymous', sourceIP: '203.0.113.9', userAgent: 'curl/8.2.1', code: 401, count: 8, lastHour: 8, first: '2026-03-14T09:10:00.005Z', last: '2026-03-14T09:17:00.005Z' },
+      { user: 'carol', sourceIP: '10.0.4.30', userAgent: 'oc/4.14.0 (linux/amd64) kubernetes/0c63f9d', code: 403, count: 3, lastHour: 3, first: '2026-03-14T09:20:00.061Z', last: '2026-03-14T09:24:00.061Z' },
     ]);
     expect(doc.clients[0]).toEqual({ user: 'system:serviceaccount:batch-reports:report-exporter', count: 100, codes: { '429': 100 } });
+  });
+
+  it('counts a failed authentication, logged once at ResponseStarted with no user, and the refusals of the last hour apart', () => {
+    const refused = new URL('../../rules/control-plane/audit-requests-refused.fixtures/fires-stale-token-and-ci-bot/input/must-gather.local.5520', import.meta.url).pathname;
+    const flood = JSON.parse(mgsift(['audit', refused, '--format', 'json']).stdout) as AuditJson;
+    expect(flood.denied.slice(0, 2)).toEqual([
+      { user: '', sourceIP: '10.131.4.18', userAgent: 'velero/v1.12.1 (linux/amd64) 5b1b14ce2c9a5c4dd3d7d9a0b1d5b8f6a0a4d3c7', code: 401, count: 110, lastHour: 110, first: '2026-03-14T08:35:00.004Z', last: '2026-03-14T09:29:30.004Z' },
+      expect.objectContaining({ user: 'system:serviceaccount:ci:jenkins-deployer', code: 403, count: 90, lastHour: 90 }),
+    ]);
+    const history = new URL('../../rules/control-plane/audit-requests-refused.fixtures/quiet-flood-long-ago/input/must-gather.local.5522', import.meta.url).pathname;
+    const past = JSON.parse(mgsift(['audit', history, '--format', 'json']).stdout) as AuditJson;
+    expect(past.denied).toEqual([expect.objectContaining({ user: '', code: 401, count: 120, lastHour: 0 })]);
+    expect(mgsift(['audit', refused]).stdout).toMatch(/\(none: authentication failed\)\s+10\.131\.4\.18\s+401\s+110\s+110 /);
   });
 
   it('--all lists the platform accounts\' changes too', () => {

@@ -2,10 +2,11 @@
  * `mgsift diff OLD NEW`, through the shipped CLI: an archive against itself, a folder against the
  * same tree packed, an operator going Degraded and back, two different clusters, each format.
  */
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { mgsift } from '../helpers/cli.js';
 import { packTree, tempDir } from '../helpers/archives.js';
 import { writeMustGather } from '../helpers/must-gather-tree.js';
@@ -25,6 +26,7 @@ interface DiffJson {
   changes: { kind: string; name: string; what: string; before?: string; after?: string }[];
   unknown: unknown[];
   update: { moved: string[] };
+  audit?: { changes: { time: string; user: string; verb: string; resource: string; name: string }[]; notes: string[] };
 }
 
 function diffJson(old: string, now: string, extra: string[] = []): { code: number | null; diff: DiffJson; stderr: string } {
@@ -192,5 +194,52 @@ describe('mgsift diff: restarts and pods across two inputs', () => {
     const restart = diff.changes.find((c) => c.kind === 'Pod' && c.what.startsWith('container guard restarts'));
     expect(restart).toMatchObject({ namespace: 'openshift-etcd', name: 'etcd-guard-master-0', before: 'not restarting', after: '7' });
     expect(mgsift(['diff', old, now]).stdout).toMatch(/Pod openshift-etcd\/etcd-guard-master-0: container guard restarts \(last: Error\) not restarting → 7\n/);
+  });
+});
+
+describe('mgsift diff with audit logs', () => {
+  const AUDIT = join(ROOT, 'test/fixtures/audit/must-gather.local.5512');
+  const IMAGE = 'quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-3c0a1c4cbcb5c5a2d9ef1a0b0aa0a61e2c3e7dfb8e1d0f5e7cfd5dba0f0f4a11';
+  const dir = tempDir();
+  // OLD: the same cluster collected at 08:00, its kube-apiserver log then only the rotated file (to 07:55).
+  const old = join(dir, 'old');
+  cpSync(AUDIT, old, { recursive: true });
+  for (const stamp of [join(old, 'timestamp'), join(old, IMAGE, 'timestamp')]) writeFileSync(stamp, '2026-03-14 07:58:10.000000000 +0000 UTC m=+0.061093215\n2026-03-14 08:00:00.000000000 +0000 UTC m=+110.000000000\n');
+  for (const server of ['kube-apiserver', 'openshift-apiserver', 'oauth-apiserver']) rmSync(join(old, IMAGE, 'audit_logs', server), { recursive: true, force: true });
+  mkdirSync(join(old, IMAGE, 'audit_logs/kube-apiserver'));
+  cpSync(join(AUDIT, IMAGE, 'audit_logs/kube-apiserver/master-0.lab.example.net-audit-2026-03-14T07-58-02.771.log'), join(old, IMAGE, 'audit_logs/kube-apiserver/master-0.lab.example.net-audit.log'));
+  /** A must-gather without audit logs (a paused worker pool). */
+  const noAudit = join(ROOT, 'rules/mco/mco-pool-paused-update-pending.fixtures/fires-paused-with-pending-config/input');
+
+  it('lists the changes of people and non-platform accounts between the two collections, in every format', () => {
+    const { diff } = diffJson(old, AUDIT);
+    expect(diff.audit?.changes.map((c) => `${c.time} ${c.user} ${c.verb} ${c.resource}/${c.name}`)).toEqual([
+      '2026-03-14T09:12:47.402Z dave@example.com patch nodes/worker-2.lab.example.net',
+      '2026-03-14T09:05:30.210Z system:serviceaccount:argocd:argocd-application-controller update deployments/cart',
+      '2026-03-14T09:01:10.700Z alice create routes/cart',
+      '2026-03-14T08:52:19.003Z alice patch clusterversions/version',
+      '2026-03-14T08:40:03.512Z alice patch machineconfigpools/worker',
+    ]);
+    expect(diff.audit?.notes).toEqual([]);
+    const validate = new Ajv2020({ strict: true, allErrors: true }).compile(JSON.parse(readFileSync(join(ROOT, 'schema/diff.schema.json'), 'utf8')) as object);
+    expect(validate(diff), JSON.stringify(validate.errors)).toBe(true);
+    const text = mgsift(['diff', old, AUDIT]).stdout;
+    expect(text).toContain('Audited changes between the collections (5):\n  nodes/worker-2.lab.example.net: dave@example.com patch (200) at 2026-03-14 09:12:47.402Z from 10.0.4.41');
+    const md = mgsift(['diff', old, AUDIT, '--format', 'md']).stdout;
+    expect(md).toMatch(/^## Audited changes between the collections \(5\)$/m);
+    expect(md).toMatch(/^\| 2026-03-14 08:40:03\.512Z \| alice \| patch \| machineconfigpools\/worker \| 200 \|/m);
+    const html = mgsift(['diff', old, AUDIT, '--format', 'html']).stdout;
+    expect(html).toContain('<h2>Audited changes between the collections (5)</h2>');
+    expect(html).toMatch(/<tr><td>2026-03-14 09:05:30\.210Z<\/td><td>system:serviceaccount:argocd:argocd-application-controller<\/td><td>update<\/td><td>namespaces\/shop\/deployments\/cart<\/td>/);
+  });
+
+  it('says in one line when one side has no audit logs, and nothing when neither has', () => {
+    const { diff } = diffJson(noAudit, AUDIT);
+    expect(diff.audit).toEqual({ changes: [], notes: ['OLD has no audit logs (only NEW was gathered with gather_audit_logs): the changes between the collections are not known.'] });
+    expect(mgsift(['diff', noAudit, AUDIT]).stdout).toContain('\nAudit: OLD has no audit logs');
+    const neither = diffJson(noAudit, noAudit).diff;
+    expect(neither.audit).toBeUndefined();
+    const validate = new Ajv2020({ strict: true, allErrors: true }).compile(JSON.parse(readFileSync(join(ROOT, 'schema/diff.schema.json'), 'utf8')) as object);
+    expect(validate(neither), JSON.stringify(validate.errors)).toBe(true);
   });
 });
