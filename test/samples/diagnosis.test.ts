@@ -68,21 +68,23 @@ describe('what the diagnosis says', () => {
     expect(lines[7]).toContain('[at 2021-04-29 23:59:02Z, inside the rollback 4.7.0-0.ci-2021-04-29-142719 → 4.6.27 (since 2021-04-29 23:34:37Z, still open when collected)]');
   });
 
-  it('the stuck drain: drain → the node the update waits on → pool → operator → update, and the unrelated node whose kubelet stopped posting as a second root, explaining its NotReady', () => {
+  it('the stuck drain: the PodDisruptionBudget at its limit → drain → the node the update waits on → pool → operator → update, and the unrelated node whose kubelet stopped posting as another root, explaining its NotReady', () => {
     const { stdout } = mgsift(['analyze', join(ROOT, STUCK_DRAIN), '--format', 'text']);
     const lines = stdout.split('\n').filter((l) => /^(\d+\.| +→)/.test(l));
-    expect(lines[0]).toMatch(/^1\. ERROR Node \S+ could not be drained for \d+h\d+m: evicting \S+ is blocked by a PodDisruptionBudget · /);
+    expect(lines[3]).toMatch(/^2\. WARNING PodDisruptionBudget rabbitmq-server allows no disruption since \S+ \(3 healthy of 3 required\)/);
+    expect(lines[4]).toMatch(/^ {3}→ ERROR Node \S+ could not be drained for \d+h\d+m: evicting \S+ is blocked by a PodDisruptionBudget · .* \[names PodDisruptionBudget shop\/rabbitmq-server\]$/);
     expect(lines.map(chainEntry)).toEqual([
-      '1. ERROR node-drain-blocked',
-      '   → ERROR update-health [node-degraded]',
-      '      → ERROR mcp-degraded',
-      '         → ERROR clusteroperator-degraded',
-      '            → ERROR clusterversion-failing',
-      '            → WARNING clusterversion-update-stalled',
-      '            → WARNING update-health [update-slow]',
-      '2. ERROR node-status-unknown [ip-10-0-151-183.ec2.internal]',
+      '1. ERROR node-status-unknown [ip-10-0-151-183.ec2.internal]',
       '   → ERROR node-not-ready',
       '      → WARNING update-health [node-unavailable]',
+      '2. WARNING pdb-at-limit',
+      '   → ERROR node-drain-blocked',
+      '      → ERROR update-health [node-degraded]',
+      '         → ERROR mcp-degraded',
+      '            → ERROR clusteroperator-degraded',
+      '               → ERROR clusterversion-failing',
+      '               → WARNING clusterversion-update-stalled',
+      '               → WARNING update-health [update-slow]',
     ]);
   });
 
