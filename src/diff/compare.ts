@@ -9,6 +9,7 @@ import { describeObject, objectKey, type DiagnosisNode } from '../engine/diagnos
 import type { DigestRow, Report, ReportSummary, UpdateSummary } from '../report/model.js';
 import { OPERATOR_CONDITIONS, type OperatorConditions } from '../facts/cluster-summary.js';
 import type { AuditChange, AuditSummary } from '../facts/audit.js';
+import { parseTime } from '../report/common.js';
 
 /** One side of the comparison, as the reports name it. */
 export interface DiffSide {
@@ -126,8 +127,8 @@ function auditBetween(before: Report, after: Report): DiffAudit | undefined {
     const [lacking, having] = old === undefined ? ['OLD', 'NEW'] : ['NEW', 'OLD'];
     return { changes: [], notes: [`${lacking} has no audit logs (only ${having} was gathered with gather_audit_logs): the changes between the collections are not known.`] };
   }
-  const from = timeOf(before.collectedAt) ?? timeOf(old.window?.last) ?? -Infinity;
-  const to = timeOf(after.collectedAt) ?? Infinity;
+  const from = parseTime(before.collectedAt) ?? parseTime(old.window?.last) ?? -Infinity;
+  const to = parseTime(after.collectedAt) ?? Infinity;
   const seen = new Set<string>();
   const changes: AuditChange[] = [];
   for (const change of [...now.changes, ...old.changes]) {
@@ -145,8 +146,8 @@ function auditBetween(before: Report, after: Report): DiffAudit | undefined {
 /** Where the listed changes may not be all of the interval's. */
 function auditGaps(old: AuditSummary, now: AuditSummary, from: number): string[] {
   const notes: string[] = [];
-  const covered = Math.max(from, timeOf(old.window?.last) ?? -Infinity);
-  const newFirst = timeOf(now.window?.first);
+  const covered = Math.max(from, parseTime(old.window?.last) ?? -Infinity);
+  const newFirst = parseTime(now.window?.first);
   // A minute's slack: the first event of NEW's logs a moment after OLD's last is no gap.
   if (Number.isFinite(from) && newFirst !== undefined && newFirst - covered > 60_000) {
     notes.push(`No audit log covers ${new Date(covered).toISOString()} to ${now.window!.first} (NEW's audit logs begin after OLD's collection): changes then are not known.`);
@@ -156,11 +157,6 @@ function auditGaps(old: AuditSummary, now: AuditSummary, from: number): string[]
     notes.push(`NEW's analysis kept its ${now.changes.length} newest changes (${now.events.changesNotListed} older not kept): \`mgsift audit NEW --since ${Number.isFinite(from) ? new Date(from).toISOString() : '<time>'}\` lists every change since OLD's collection.`);
   }
   return notes;
-}
-
-function timeOf(iso: string | undefined): number | undefined {
-  const ms = iso === undefined ? NaN : Date.parse(iso);
-  return Number.isFinite(ms) ? ms : undefined;
 }
 
 function sideOf(report: Report): DiffSide {
