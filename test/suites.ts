@@ -4,8 +4,8 @@
  * README names each script. Paths are relative to the repository.
  */
 export const SLOW_SUITES = {
-  /** `npm run test:real`: the planted cases and the precision runs on real archives. */
-  real: ['test/planted/planted.test.ts', 'test/precision/precision.test.ts'],
+  /** `npm run test:real`: the planted cases, the precision runs and the reports on real archives. */
+  real: ['test/planted/planted.test.ts', 'test/precision/precision.test.ts', 'test/precision/real-reports.test.ts'],
   /** `npm run test:browser`: the HTML report in headless Chromium. */
   browser: ['test/report/browser.test.ts'],
   /**

@@ -31,7 +31,6 @@ import {
   type InlinePart,
   formatUtc,
   httpUrl,
-  laneTitle,
   namesCompressedFile,
   limitRows,
   remediationBlocks,

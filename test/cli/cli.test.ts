@@ -1,39 +1,13 @@
 import { describe, it, expect } from 'vitest';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../helpers/archives.js';
 import { spawnSync } from 'node:child_process';
 import { mgsift } from '../helpers/cli.js';
-import { needsShared } from '../helpers/needs.js';
 
 const CLI = new URL('../../dist/cli/main.js', import.meta.url).pathname;
 
-const REAL = new URL('../../../shared/samples-real/', import.meta.url).pathname;
 const FIXTURE = new URL('../../rules/cvo/cvo-final-sync-lost.fixtures/fires-history/input', import.meta.url).pathname;
-
-
-describe.runIf(existsSync(join(REAL, 'must-gather-aws.tar.xz')))(`inspect on the real must-gathers ${needsShared('samples-real/')}`, () => {
-  it('reports the aws archive: version, collection day, one Completed history entry', () => {
-    const run = mgsift(['inspect', '--json', join(REAL, 'must-gather-aws.tar.xz')]);
-    expect(run.code).toBe(0);
-    const [result] = JSON.parse(run.stdout);
-    expect(result.input.container).toBe('tar.xz');
-    expect(result.layout).toBe('must-gather');
-    expect(result.cluster.version).toBe('4.8.0-0.nightly-2021-07-31-065602');
-    expect(result.cluster.platform).toBe('AWS');
-    expect(result.collectedAt.slice(0, 10)).toBe('2021-08-03');
-    expect(result.history).toEqual([
-      { version: '4.8.0-0.nightly-2021-07-31-065602', state: 'Completed', verified: false, started: '2021-08-03T09:14:59.000Z', completed: '2021-08-03T09:45:28.000Z' },
-    ]);
-    expect(result.objectsByKind.ClusterOperator).toBe(31);
-    expect(result.podLogs).toBeGreaterThan(1000);
-  });
-
-  it('reports the metal archive version', () => {
-    const run = mgsift(['inspect', '--json', join(REAL, 'must-gather-metal.tar.xz')]);
-    expect(JSON.parse(run.stdout)[0].cluster.version).toBe('4.9.0-0.nightly-2021-09-10-170926');
-  });
-});
 
 describe('analyze: outputs and exit codes', () => {
   it('--rule-costs lists the costliest rules in the JSON stats, with the same findings', () => {

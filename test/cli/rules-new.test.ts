@@ -3,7 +3,6 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../helpers/archives.js';
 import { mgsift } from '../helpers/cli.js';
-import { needsShared } from '../helpers/needs.js';
 
 const HEALTHY = new URL('../../samples/healthy.tar.gz', import.meta.url).pathname;
 
@@ -121,21 +120,4 @@ describe('mgsift rules new --from <template-id>', () => {
   });
 });
 
-const REAL_SAMPLES = new URL('../../../shared/samples-real/', import.meta.url).pathname;
 
-describe.runIf(existsSync(join(REAL_SAMPLES, 'must-gather-metal.tar.xz')))(`rules new: placeholders are general ${needsShared('samples-real/')}`, () => {
-  it('a rule made from the aws archive fires on the same kubelet line of the metal cluster', () => {
-    const work = tempDir();
-    const awsReport = join(work, 'aws.json');
-    expect(mgsift(['analyze', join(REAL_SAMPLES, 'must-gather-aws.tar.xz'), '--format', 'json', '-o', awsReport, '-q', '--fail-on', 'critical']).code).toBe(0);
-    const aws = JSON.parse(readFileSync(awsReport, 'utf8')) as { digest: { components: { templates: { id: string; template: string }[] }[] } };
-    const template = aws.digest.components.flatMap((c) => c.templates).find((t) => t.template.includes('"Error getting node" err="node \\"<host>\\" not found"'));
-    expect(template).toBeDefined();
-    const rulesDir = join(work, 'rules');
-    expect(mgsift(['rules', 'new', '--from', template!.id, awsReport, '--dir', rulesDir, '--id', 'kubelet-error-getting-node']).code).toBe(0);
-    const metal = mgsift(['analyze', join(REAL_SAMPLES, 'must-gather-metal.tar.xz'), '--rules', rulesDir, '--only', 'kubelet-error-getting-node', '--format', 'json', '-o', '-', '--fail-on', 'critical']);
-    const findings = (JSON.parse(metal.stdout) as { findings: { ruleId: string; evidence: { text: string }[] }[] }).findings;
-    expect(findings.map((f) => f.ruleId)).toEqual(['kubelet-error-getting-node']);
-    expect(findings[0]!.evidence[0]!.text).toMatch(/kubelet\.go:2430\] "Error getting node" err="node \\"master-\d\.ci-ln-/);
-  }, 240_000);
-});

@@ -1,41 +1,12 @@
 import { describe, it, expect } from 'vitest';
-import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MG_MINI, tempDir } from '../helpers/archives.js';
 import { mgsift } from '../helpers/cli.js';
-import { needsShared } from '../helpers/needs.js';
+import { timelineJson, type Item } from '../helpers/reports.js';
 
 const HEALTHY = new URL('../../samples/healthy.tar.gz', import.meta.url).pathname;
-const REAL = new URL('../../../shared/samples-real/', import.meta.url).pathname;
 const COLLECTED = Date.parse('2021-08-03T10:14:13.632Z');
-
-interface Item {
-  lane: string;
-  start: string;
-  end?: string;
-  open?: boolean;
-  relative?: string;
-  label: string;
-  detail?: string;
-  namespace?: string;
-  count?: number;
-  ruleId?: string;
-}
-interface TimelineJson {
-  input: string;
-  collectedAt?: string;
-  filters: string[];
-  notes: string[];
-  items: Item[];
-  omitted: { lane: string; count: number; reason: string }[];
-}
-
-function timelineJson(args: string[]): TimelineJson {
-  const run = mgsift(['timeline', ...args, '--format', 'json']);
-  expect(run.stderr).toBe('');
-  expect(run.code).toBe(0);
-  return JSON.parse(run.stdout) as TimelineJson;
-}
 
 const reach = (item: Item): number => Date.parse(item.end ?? item.start);
 
@@ -109,57 +80,6 @@ describe('mgsift timeline on the healthy sample', () => {
       expect(run.code, args.join(' ')).toBe(2);
       expect(run.stderr.trim().split('\n')[0]).toMatch(/error/);
     }
-  });
-});
-
-describe.runIf(existsSync(join(REAL, 'must-gather-aws.tar.xz')))(`timeline of the real aws must-gather ${needsShared('samples-real/must-gather-aws.tar.xz')}`, () => {
-  const AWS = join(REAL, 'must-gather-aws.tar.xz');
-
-  it('--problems: alerts the pack treats as informational are none (AlertmanagerReceiversNotConfigured), install noise is folded', () => {
-    const doc = timelineJson([AWS, '--problems']);
-    expect(doc.items.some((i) => i.label.startsWith('AlertmanagerReceiversNotConfigured'))).toBe(false);
-    expect(doc.items.map((i) => i.lane)).toEqual(['history']);
-    expect(doc.notes).toEqual(['No problem after the install completed at 2021-08-03 09:45:28Z.']);
-    // Without the pack, every firing warning alert is kept: the exclusion is the rules', not the timeline's.
-    const bare = timelineJson([AWS, '--problems', '--no-rules', '--lane', 'alert']);
-    expect(bare.items.map((i) => i.label)).toEqual(['AlertmanagerReceiversNotConfigured firing']);
-  });
-
-  it('shows ClusterOperator transitions and node readiness in order, relative to the collection', () => {
-    const doc = timelineJson([AWS, '--lane', 'operator', '--lane', 'node', '--no-rules']);
-    const nodes = doc.items.filter((i) => i.lane === 'node');
-    expect(nodes.map((i) => `${i.relative} ${i.label}`)).toEqual([
-      '-55m40s ip-10-0-195-177.ec2.internal Ready=True',
-      '-53m54s ip-10-0-187-218.ec2.internal Ready=True',
-      '-53m13s ip-10-0-189-142.ec2.internal Ready=True',
-      '-48m14s ip-10-0-254-204.ec2.internal Ready=True',
-      '-47m38s ip-10-0-151-183.ec2.internal Ready=True',
-      '-46m19s ip-10-0-129-220.ec2.internal Ready=True',
-    ]);
-    const operators = doc.items.filter((i) => i.lane === 'operator');
-    expect(operators).toHaveLength(121);
-    expect(operators[0]).toMatchObject({ start: '2021-08-03T09:16:16.000Z', relative: '-57m58s', label: 'cloud-credential Available=True' });
-    expect(operators.at(-1)).toMatchObject({ label: 'monitoring Upgradeable=True', relative: '-5m8s' });
-    const starts = doc.items.map((i) => Date.parse(i.start));
-    expect([...starts].sort((a, b) => a - b)).toEqual(starts);
-  });
-
-  it('keeps the HTML report light: Warning event groups only, capped, the rest counted', () => {
-    const out = join(tempDir(), 'report');
-    const run = mgsift(['analyze', AWS, '-o', out, '--format', 'html,json', '--quiet', '--fail-on', 'critical']);
-    expect(run.code).toBe(0);
-    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { facts: { timeline: Item[]; timelineOmitted: { lane: string; count: number }[] } };
-    const lanes = new Map<string, number>();
-    for (const i of report.facts.timeline) lanes.set(i.lane, (lanes.get(i.lane) ?? 0) + 1);
-    expect(lanes.get('event')).toBe(200);
-    expect(lanes.get('node')).toBe(6);
-    expect(lanes.get('operator')).toBe(121);
-    expect(report.facts.timelineOmitted.map((o) => o.count)).toEqual([2041, 56]);
-    // The timeline stays a small part of the page (the digest of unrecognised errors is most of it).
-    const html = readFileSync(join(out, 'report.html'), 'utf8');
-    const timeline = html.slice(html.indexOf('id="timeline"'), html.indexOf('</section>', html.indexOf('id="timeline"')));
-    expect(timeline.length).toBeLessThan(400_000);
-    expect(html.length).toBeLessThan(1_000_000);
   });
 });
 

@@ -10,7 +10,6 @@ import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFi
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { MG_MINI, packTree, tempDir } from '../helpers/archives.js';
-import { mgsift } from '../helpers/cli.js';
 
 const CLI = new URL('../../dist/cli/main.js', import.meta.url).pathname;
 const SAMPLES = new URL('../../samples/', import.meta.url).pathname;

@@ -14,7 +14,6 @@ import { etcdInfo } from '../../src/facts/etcd-info.js';
 import type { ClusterSummary } from '../../src/facts/cluster-summary.js';
 import { writeMustGather, type MustGatherContent } from '../helpers/must-gather-tree.js';
 import { notUpdating } from '../helpers/update-scenarios.js';
-import { sharedPath } from '../helpers/shared-data.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -138,21 +137,4 @@ describe('the cluster summary', () => {
   });
 });
 
-const AWS = sharedPath('samples-real/must-gather-aws.tar.xz');
 
-describe('the cluster summary of the real aws archive (shared/samples-real)', () => {
-  if (AWS === undefined) {
-    it.skip('skipped: shared/samples-real/must-gather-aws.tar.xz is absent beside the repository or its parents', () => {});
-    return;
-  }
-  it('4.8: 31 of 31 operators, 6 of 6 nodes, not updating, 3 etcd members healthy (their 3 local sockets left out)', async () => {
-    const s = (await analyzeInput(AWS, { limits: DEFAULT_LIMITS })).facts.summary!;
-    expect(s.operators).toMatchObject({ total: 31, available: 31 });
-    expect(s.nodes).toMatchObject({ total: 6, ready: 6, roles: { master: 3, worker: 3 } });
-    expect(s.update).toBeNull();
-    expect(s.updateUnknown).toBeUndefined();
-    expect(s.etcd).toMatchObject({ gathered: true, endpoints: 3, healthy: 3, leader: 'ip-10-0-195-177.ec2.internal' });
-    expect(s.etcd.info!.health.filter((h) => h.local)).toHaveLength(3);
-    expect(s.pods!.restarting[0]).toMatchObject({ container: 'ingress-operator', restarts: 5, lastReason: 'Error' });
-  }, 60_000);
-});

@@ -18,8 +18,6 @@ import { remainingText, shortDuration, type UpdateStatus } from '../../src/facts
 import { reportSummary } from '../../src/report/summary.js';
 import { OC_EXAMPLES, OC_EXAMPLES_ABSENT, ocExampleFile, ocExampleNames, ocExampleTree } from '../helpers/oc-examples.js';
 
-type Obj = Record<string, unknown>;
-
 interface OcPool {
   name: string;
   assessment: string;

@@ -1,32 +1,24 @@
 /**
  * Reports sized for their readers: the Markdown report fits a case comment on every bundled
- * sample and real must-gather (skipped when ../shared/samples-real is absent), says what it left
+ * sample (the real must-gathers: test/precision/real-reports.test.ts), says what it left
  * out, and `--md-limit` / `--md-full` change that; remediation fences commands only; the budget
  * shares its room by priority; `rules list` fits 120 columns, says when severity changes, and has --json.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { mgsift } from '../helpers/cli.js';
+import { markdownReport as markdown } from '../helpers/reports.js';
 import { inlineParts, remediationBlocks } from '../../src/report/common.js';
 import { countList, layoutParts, type MdPart } from '../../src/report/md-budget.js';
 import { MD_DEFAULT_LIMIT } from '../../src/report/markdown.js';
-import { needsShared } from '../helpers/needs.js';
 
 const SAMPLES = fileURLToPath(new URL('../../samples/', import.meta.url));
-const REAL = fileURLToPath(new URL('../../../shared/samples-real/', import.meta.url));
 const samples = readdirSync(SAMPLES)
   .filter((f) => f.endsWith('.tar.gz'))
   .sort()
   .map((f) => join(SAMPLES, f));
-const real = ['must-gather-aws.tar.xz', 'must-gather-metal.tar.xz'].map((f) => join(REAL, f)).filter((p) => existsSync(p));
-
-function markdown(input: string, extra: string[] = []): string {
-  const run = mgsift(['analyze', input, '--format', 'md', '-o', '-', '--fail-on', 'critical', ...extra]);
-  expect(run.stderr).toBe('');
-  return run.stdout;
-}
 
 describe('Markdown report size', () => {
   it.each(samples)('bundled sample %s: under 60,000 characters, findings first', (input) => {
@@ -37,29 +29,6 @@ describe('Markdown report size', () => {
     for (const later of ['## Unrecognised errors', '## Timeline', '## Rules not checked']) {
       if (md.includes(later)) expect(md.indexOf(later)).toBeGreaterThan(findings);
     }
-  });
-
-  it.skipIf(real.length === 0).each(real)(`real must-gather %s: under 60,000 characters, says what was left out and where ${needsShared('samples-real/')}`, (input) => {
-    const md = markdown(input);
-    expect(md.length).toBeLessThan(MD_DEFAULT_LIMIT);
-    expect(md).toMatch(/> \*\*Shortened to 60,000 characters:\*\* .*timeline rows?\b.*left out/);
-    expect(md).toContain('`--md-full` writes everything here');
-    expect(md).toContain('`mgsift timeline <input>`');
-    // The findings are in, the history with what resolved it and the others with their remediation; the cut fell on the extracts.
-    expect(md).toContain('### INFO: Resolved before the collection: The scheduler could not place pods (FailedScheduling events)');
-    expect(md).toMatch(/\nresolved 2021-[0-9T:-]+Z: openshift-[a-z-]+\/[a-z0-9-]+ placed on /);
-    expect(md).toContain('#### Remediation');
-  });
-
-  it.skipIf(real.length === 0)(`--md-limit and --md-full choose the size on a real must-gather ${needsShared('samples-real/must-gather-aws.tar.xz')}`, () => {
-    const input = real[0] ?? '';
-    const small = markdown(input, ['--md-limit', '20000']);
-    expect(small.length).toBeLessThan(20_000);
-    expect(small).toContain('Shortened to 20,000 characters');
-    expect(small).toContain('## Findings');
-    const full = markdown(input, ['--md-full']);
-    expect(full.length).toBeGreaterThan(MD_DEFAULT_LIMIT);
-    expect(full).not.toContain('Shortened to');
   });
 
   describe('a small --md-limit holds, keeping a row per finding (samples/mco-ignition-rollback.tar.gz, 10 findings)', () => {
