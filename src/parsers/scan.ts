@@ -125,16 +125,18 @@ export class LiteralScanner<T> {
     }
   }
 
+  /**
+   * Every line is emitted; the literals are still searched over the whole buffer, once each
+   * (searching each line for each literal would scan the buffer's rest per line and per literal).
+   */
   private scanEveryLine(buffer: Buffer, end: number): void {
+    const hits = new Map<number, Set<T>>();
+    for (const group of this.groups) this.findHits(group, buffer, end, hits);
     let start = 0;
     while (start < end) {
       const lineEnd = buffer.indexOf(10, start);
       const tags = [...this.everyLine];
-      for (const group of this.groups) {
-        for (let at = buffer.indexOf(group.needle, start); at >= 0 && at < lineEnd; at = buffer.indexOf(group.needle, at + 1)) {
-          for (const member of group.members) if (!tags.includes(member.tag) && (!member.accept || member.accept(buffer, at, start, lineEnd))) tags.push(member.tag);
-        }
-      }
+      for (const tag of hits.get(start) ?? []) if (!tags.includes(tag)) tags.push(tag);
       this.emit(buffer, start, lineEnd, this.lineBase, tags);
       this.lineBase++;
       start = lineEnd + 1;
