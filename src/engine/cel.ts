@@ -117,9 +117,13 @@ function programOf(expression: string): { program: CelProgram; compiled: CelRun 
 /** Compiles a boolean CEL expression now (a syntax error throws CelCompileError); evaluation errors (a missing field) count as false. */
 export function compileCel(expression: string): CelProgram {
   const entry = programOf(expression);
-  // The interpreter's planner checks what the compiled form would take on trust (a function's name and arity).
-  interpretedCelProgram(expression);
-  entry.compiled ??= compileCelProgram(expression);
+  if (entry.compiled === undefined) {
+    // The interpreter's planner checks what the compiled form would take on trust (a function's
+    // name and arity): once per text, and not for the pack's own texts (a user's copy of a
+    // built-in rule), which `rules lint` checks before a build ships.
+    if (prebuiltTree(expression) === undefined) interpretedCelProgram(expression);
+    entry.compiled = compileCelProgram(expression);
+  }
   return entry.program;
 }
 
@@ -166,9 +170,8 @@ export function parseCel(expression: string): ParsedExpr {
 let prebuilt: Record<string, string> | undefined;
 const trees = new Map<string, CelExpr | undefined>();
 
-/** An expression's syntax tree: the one built ahead of time, else the parser's (a syntax error throws CelCompileError). */
-export function celExpr(expression: string): CelExpr | undefined {
-  if (trees.has(expression)) return trees.get(expression);
+/** The tree `npm run build` made of a pack expression, encoded; undefined for any other text. */
+function prebuiltTree(expression: string): string | undefined {
   if (prebuilt === undefined) {
     try {
       prebuilt = JSON.parse(readFileSync(new URL('./cel-parsed.json', import.meta.url), 'utf8')) as Record<string, string>;
@@ -176,7 +179,13 @@ export function celExpr(expression: string): CelExpr | undefined {
       prebuilt = {};
     }
   }
-  const encoded = prebuilt[expression];
+  return prebuilt[expression];
+}
+
+/** An expression's syntax tree: the one built ahead of time, else the parser's (a syntax error throws CelCompileError). */
+export function celExpr(expression: string): CelExpr | undefined {
+  if (trees.has(expression)) return trees.get(expression);
+  const encoded = prebuiltTree(expression);
   const tree = encoded === undefined ? parseCel(expression).expr : decodeExprTree(encoded);
   trees.set(expression, tree);
   return tree;

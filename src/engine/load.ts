@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import picomatch from 'picomatch';
 import { parseCondition, allOf, signalNames, type ConditionNode } from './condition.js';
 import { compileCel, deferredCel } from './cel.js';
@@ -71,7 +71,8 @@ export async function loadRules(userDirs: readonly string[] = [], options: { bui
     const shared = await folderSharedSignals(dir);
     result.issues.push(...shared.issues);
     if (options.lint) lintFiles(await folderSharedFiles(dir));
-    origins.push({ files: (await ruleFiles(dir)).map((file) => ({ file, read: () => readFile(file, 'utf8') })), builtin: false, shared: shared.signals });
+    // Read one after the other, synchronously: a promise per small file costs more than the read.
+    origins.push({ files: (await ruleFiles(dir)).map((file) => ({ file, read: async () => readFileSync(file, 'utf8') })), builtin: false, shared: shared.signals });
   }
   const byId = new Map<string, Rule>();
   for (const origin of origins) {

@@ -189,6 +189,11 @@ function helperNamedField(program: hbs.AST.Program): string | undefined {
 const BUILT_IN_HELPERS = new Set(['if', 'unless', 'each', 'with', 'lookup', 'log', 'blockHelperMissing', 'helperMissing']);
 
 function compileTemplateSource(source: string): Template {
+  // Without a mustache the text renders as itself (noEscape): most remediation blocks, never parsed.
+  if (!source.includes('{{')) {
+    const text = source.trim();
+    return () => text;
+  }
   let compiled: HandlebarsTemplateDelegate;
   try {
     // Syntax errors now, at load; the code is generated from this parse at first render (most rules never fire).
