@@ -17,7 +17,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** Bump when the generated content changes: cached archives of another version are rebuilt. */
-export const GENERATOR_VERSION = 2;
+export const GENERATOR_VERSION = 3;
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const DEFAULT_CACHE = join(REPO, '.bench-cache');
 const REAL_SAMPLES = resolve(REPO, '..', 'shared', 'samples-real');
@@ -39,7 +39,8 @@ export const XZ_PRESET = '-3';
  */
 const PLANTS = [
   { ruleId: 'cvo-status-rejected-capabilities', signal: 'rejected', namespace: 'openshift-cluster-version', container: 'cluster-version-operator', stream: 'previous', at: 0.5 },
-  { ruleId: 'mco-old-boot-image', signal: 'old_boot_image', namespace: 'openshift-machine-config-operator', container: 'machine-config-daemon', stream: 'current', at: 0.8 },
+  // Not mco-old-boot-image: it applies from 4.11 (the daemon logs the boot image from then), and the bases are 4.8 and 4.9.
+  { ruleId: 'etcd-data-inconsistent', signal: 'corrupt', namespace: 'openshift-etcd', container: 'etcd', stream: 'current', at: 0.8 },
 ];
 
 const CLONE_NAMES = [
