@@ -479,6 +479,10 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
         if (started !== undefined) costs!.charge(state.rule.id, started);
       }
       else if (state.signal.type === 'resource' && state.signal.age) state.items = state.items.filter((item) => ageHolds((state.signal as ResourceSignal).age, item.time, facts.collectedAt));
+      else if (state.signal.type === 'log' && state.signal.afterInstall) {
+        // A line happens at its time: install noise when dated before the install completed.
+        state.items = state.items.filter((item) => !duringInstall(item.time, item.time, facts.history?.install?.completionTime));
+      }
       else if (state.signal.type === 'event') {
         const signal = state.signal;
         if (signal.afterInstall) state.items = state.items.filter((item) => seenAfterInstall(item.data, facts.history?.install?.completionTime));

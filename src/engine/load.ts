@@ -136,7 +136,7 @@ interface RawResolution {
 }
 
 interface RawSignal {
-  log?: { files: Record<string, string | boolean>[]; regex: string; literal?: string | string[]; level?: string | string[]; ignoreCase?: boolean; presence?: string; tail?: number } & RawResolution;
+  log?: { files: Record<string, string | boolean>[]; regex: string; literal?: string | string[]; level?: string | string[]; ignoreCase?: boolean; presence?: string; tail?: number; afterInstall?: boolean } & RawResolution;
   resource?: {
     group?: string;
     kind: string | string[];
@@ -290,6 +290,7 @@ export function loadRuleText(
           resolution: NO_RESOLUTION,
         },
         tail: log.tail,
+        afterInstall: log.afterInstall ?? false,
         resolution: resolution([...base, 'log'], log),
       });
     } else if (spec.resource) {

@@ -96,6 +96,11 @@ export interface LogSignal extends SignalBase {
   presence: LogSignal | undefined;
   /** When set, one item per file: its last `tail` matching lines, joined (a container's last words). */
   tail?: number | undefined;
+  /**
+   * Keeps only lines dated after the cluster finished installing (see {@link EventSignal.afterInstall}):
+   * controllers lose leases and retry while the cluster assembles itself. Kept when either time is unknown.
+   */
+  afterInstall?: boolean | undefined;
   resolution: Resolution;
 }
 
