@@ -480,8 +480,8 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
       }
       else if (state.signal.type === 'resource' && state.signal.age) state.items = state.items.filter((item) => ageHolds((state.signal as ResourceSignal).age, item.time, facts.collectedAt));
       else if (state.signal.type === 'log' && state.signal.afterInstall) {
-        // A line happens at its time: install noise when dated before the install completed.
-        state.items = state.items.filter((item) => !duringInstall(item.time, item.time, facts.history?.install?.completionTime));
+        const { settleMs } = state.signal.afterInstall;
+        state.items = state.items.filter((item) => loggedAfterInstall(item.time, facts.history?.install?.completionTime, settleMs));
       }
       else if (state.signal.type === 'event') {
         const signal = state.signal;
@@ -782,6 +782,11 @@ function ageHolds(evidenceAge: EvidenceAge | undefined, since: number | undefine
   if (atLeastMs !== undefined && age !== undefined && age < atLeastMs) return false;
   if (underMs !== undefined && (age === undefined || age >= underMs)) return false;
   return true;
+}
+
+/** Whether a line logged at `time` counts after the install completed at `installed` and settled for `settleMs`; true when either time is unknown. */
+function loggedAfterInstall(time: number | undefined, installed: number | undefined, settleMs: number): boolean {
+  return time === undefined || installed === undefined || time > installed + settleMs;
 }
 
 /** Whether an event counts after the install completed at `installed` (epoch ms); true when either time is unknown. */

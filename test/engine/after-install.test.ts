@@ -56,8 +56,8 @@ describe('event signal afterInstall', () => {
   });
 });
 
-/** `bad` lines of a pod's previous log, with or without `afterInstall`, by their texts. */
-async function loggedLines(input: string, afterInstall: boolean): Promise<string[]> {
+/** `bad` lines of a pod's previous log, with or without `afterInstall` (or with a settling span), by their texts. */
+async function loggedLines(input: string, afterInstall: boolean | string): Promise<string[]> {
   const text = `id: logged-demo
 title: Logged demo
 severity: warning
@@ -65,7 +65,7 @@ status: experimental
 component: demo
 signals:
   bad:
-    log: { files: [{namespace: shop}], regex: 'bad (?<what>\\w+)', afterInstall: ${afterInstall} }
+    log: { files: [{namespace: shop}], regex: 'bad (?<what>\\w+)', afterInstall: ${JSON.stringify(afterInstall)} }
 message: "{{#each evidence}}{{this.captures.what}} {{/each}}"
 `;
   const { rule, issues } = loadRuleText('logged-demo.yaml', text, false);
@@ -96,6 +96,13 @@ describe('log signal afterInstall', () => {
     const input = archive(true);
     expect(await loggedLines(input, true)).toEqual(['after', 'undated']);
     expect(await loggedLines(input, false)).toEqual(['after', 'during', 'undated']);
+  });
+
+  it('with a duration, drops lines within that long after the install completed', async () => {
+    const input = archive(true);
+    // 10:45:00 is within the hour after 09:45:28, not within 59 minutes.
+    expect(await loggedLines(input, '1h')).toEqual(['undated']);
+    expect(await loggedLines(input, '59m')).toEqual(['after', 'undated']);
   });
 
   it('keeps every line when the install completion is unknown', async () => {
