@@ -479,6 +479,10 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
         if (started !== undefined) costs!.charge(state.rule.id, started);
       }
       else if (state.signal.type === 'resource' && state.signal.age) state.items = state.items.filter((item) => ageHolds((state.signal as ResourceSignal).age, item.time, facts.collectedAt));
+      else if (state.signal.type === 'log' && state.signal.afterInstall) {
+        const { settleMs } = state.signal.afterInstall;
+        state.items = state.items.filter((item) => loggedAfterInstall(item.time, facts.history?.install?.completionTime, settleMs));
+      }
       else if (state.signal.type === 'event') {
         const signal = state.signal;
         if (signal.afterInstall) state.items = state.items.filter((item) => seenAfterInstall(item.data, facts.history?.install?.completionTime));
@@ -778,6 +782,11 @@ function ageHolds(evidenceAge: EvidenceAge | undefined, since: number | undefine
   if (atLeastMs !== undefined && age !== undefined && age < atLeastMs) return false;
   if (underMs !== undefined && (age === undefined || age >= underMs)) return false;
   return true;
+}
+
+/** Whether a line logged at `time` counts after the install completed at `installed` and settled for `settleMs`; true when either time is unknown. */
+function loggedAfterInstall(time: number | undefined, installed: number | undefined, settleMs: number): boolean {
+  return time === undefined || installed === undefined || time > installed + settleMs;
 }
 
 /** Whether an event counts after the install completed at `installed` (epoch ms); true when either time is unknown. */

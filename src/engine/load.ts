@@ -136,7 +136,7 @@ interface RawResolution {
 }
 
 interface RawSignal {
-  log?: { files: Record<string, string | boolean>[]; regex: string; literal?: string | string[]; level?: string | string[]; ignoreCase?: boolean; presence?: string; tail?: number } & RawResolution;
+  log?: { files: Record<string, string | boolean>[]; regex: string; literal?: string | string[]; level?: string | string[]; ignoreCase?: boolean; presence?: string; tail?: number; afterInstall?: boolean | string } & RawResolution;
   resource?: {
     group?: string;
     kind: string | string[];
@@ -290,6 +290,8 @@ export function loadRuleText(
           resolution: NO_RESOLUTION,
         },
         tail: log.tail,
+        // The schema holds a string to the duration syntax parseDuration reads.
+        afterInstall: log.afterInstall === undefined || log.afterInstall === false ? undefined : { settleMs: log.afterInstall === true ? 0 : parseDuration(log.afterInstall)! },
         resolution: resolution([...base, 'log'], log),
       });
     } else if (spec.resource) {

@@ -96,6 +96,13 @@ export interface LogSignal extends SignalBase {
   presence: LogSignal | undefined;
   /** When set, one item per file: its last `tail` matching lines, joined (a container's last words). */
   tail?: number | undefined;
+  /**
+   * Keeps only lines dated more than `settleMs` after the cluster finished installing (its install's
+   * completion in the ClusterVersion history): controllers lose leases and retry while the cluster
+   * assembles itself, and static pods still roll out new revisions minutes after. Kept when either
+   * time is unknown.
+   */
+  afterInstall?: { settleMs: number } | undefined;
   resolution: Resolution;
 }
 
