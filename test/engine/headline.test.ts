@@ -77,7 +77,8 @@ describe('the headline of a finding', () => {
   it("is the rule's own, specific to the archive", async () => {
     const result = await findingsOf(CRASHLOOP, await builtIn('pod-crashlooping'));
     expect(result.findings[0]!.headline).toBe(
-      '3 Pods (ingress-operator-7b85cd998b-f4lj9, prometheus-k8s-0 and multus-additional-cni-plugins-66j9j) are crash-looping or restarting',
+      // The crash-looping pods first, then the one that restarted late and is ready again since 10:03.
+      '3 Pods (ingress-operator-7b85cd998b-f4lj9, multus-additional-cni-plugins-66j9j and prometheus-k8s-0) are crash-looping or restarting',
     );
   });
 
@@ -85,8 +86,8 @@ describe('the headline of a finding', () => {
     const rule = { ...(await builtIn('pod-crashlooping')), headline: undefined };
     const [finding] = (await findingsOf(CRASHLOOP, rule)).findings;
     expect(finding!.headline).toBe(
-      // Three namespaces: each name with its own, as few as fit in one line.
-      'OpenShift pod is crash-looping or restarting repeatedly: 3 Pods (openshift-ingress-operator/ingress-operator-7b85cd998b-f4lj9 and 2 more)',
+      // Three namespaces: each name with its own, as few as fit in one line; since the one timed piece of evidence.
+      'OpenShift pod is crash-looping or restarting repeatedly: 3 Pods (openshift-ingress-operator/ingress-operator-7b85cd998b-f4lj9 and 2 more), since 2021-08-03T10:03:20Z',
     );
   });
 
