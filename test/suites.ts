@@ -10,8 +10,8 @@ export const SLOW_SUITES = {
   browser: ['test/report/browser.test.ts'],
   /**
    * `npm run test:slow` runs these with the two above: hostile inputs, threads against one
-   * thread, the single file, memory, the bench, and the CLI suites that run many archives each
-   * (every README command, batches, diffs).
+   * thread, the single file, memory (the peak RSS and what parsed files stay alive), the bench,
+   * and the CLI suites that run many archives each (every README command, batches, diffs).
    */
   heavy: [
     'test/cli/readme-commands.test.ts',
@@ -23,6 +23,7 @@ export const SLOW_SUITES = {
     'test/cli/trust.test.ts',
     'test/package/single-file.test.ts',
     'test/bounds/memory.test.ts',
+    'test/core/detach.test.ts',
     'test/bench/bench.test.ts',
   ],
 } as const;
