@@ -236,7 +236,7 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
     // pack lacks its data, and that list must not push out what says how to read more.
     heading('not-checked-rows', [table(['Rule', 'Title', 'Why not'], []).trimEnd()], 'not-checked');
     for (const n of sortByRuleId(report.notChecked)) {
-      add(PRIORITY.reference, [tableRow([n.ruleId, n.title, n.reason])], { group: 'not-checked', unit: 'rule not checked', section: 'not-checked-rows' });
+      add(PRIORITY.reference, [tableRow([n.ruleId, n.title, n.reason])], { group: 'not-checked', unit: 'not-checked rule', section: 'not-checked-rows' });
     }
     add(PRIORITY.always, ['']);
     notes['not-checked'] = (n) => (n > 0 ? `*${n} more rule${n === 1 ? '' : 's'} not checked; the HTML and JSON reports list them.*` : '');
