@@ -3,7 +3,9 @@
 // of CPU at every start, much of a small analysis and of the test suite's hundreds of runs):
 // - dist/engine/pack-parsed.json: every pack file's YAML document as JSON, by the SHA-1 of its
 //   text (engine/rule-source.ts takes it when the file's text is unchanged, and parses YAML
-//   otherwise: a rule edited after the build, a user's rules, the single-file build);
+//   otherwise: a rule edited after the build, a user's rules, the single-file build); a rule file
+//   only when it loads without an issue (schema, regexes, CEL, templates: engine/load.ts then
+//   skips those checks for it when analysing; `rules lint` always makes them);
 // - dist/engine/cel-parsed.json: the syntax tree (ParsedExpr.expr) of every CEL expression of the
 //   pack (each rule's and shared signal's `where`), as JSON (64-bit integers as {"$bigint": "…"}),
 //   so engine/cel.ts neither loads the CEL parser nor protobuf for them.
@@ -36,6 +38,11 @@ function wheres(node, out) {
   return out;
 }
 
+/** Whether a rule file loads without an issue, every check made now (the compiled engine's own loader). */
+const { loadRuleText } = await import('../dist/engine/load.js');
+const { SHARED_DIR } = await import('../dist/engine/shared-signals.js');
+const loadsWhole = (file, text) => file.includes(`/${SHARED_DIR}/`) || loadRuleText(file, text, true).issues.length === 0;
+
 const expressions = new Set();
 const documents = {};
 for (const file of ruleFiles(rulesDir)) {
@@ -43,6 +50,7 @@ for (const file of ruleFiles(rulesDir)) {
     const text = readFileSync(file, 'utf8');
     const document = yaml.load(text, { schema: yaml.JSON_SCHEMA });
     wheres(document, expressions);
+    if (!loadsWhole(file, text)) continue;
     // Only what JSON carries unchanged (a YAML .inf would not).
     const json = JSON.stringify(document);
     if (json !== undefined && isDeepStrictEqual(JSON.parse(json), document)) documents[createHash('sha1').update(text).digest('hex')] = json;

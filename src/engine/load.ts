@@ -79,7 +79,7 @@ export async function loadRules(userDirs: readonly string[] = [], options: { bui
     const seenHere = new Map<string, string>();
     for (const { file, read } of origin.files) {
       const text = await read();
-      const { rule, issues } = loadRuleText(file, text, origin.builtin, options.deferCompile === true && origin.builtin, origin.shared);
+      const { rule, issues } = loadRuleText(file, text, origin.builtin, options.deferCompile === true && origin.builtin, origin.shared, options.lint !== true);
       result.issues.push(...issues);
       lintFiles([{ file, text }]);
       if (!rule) continue;
@@ -172,7 +172,8 @@ export function domainOf(file: string): string {
 
 /**
  * Parses, validates and compiles one rule file; every problem is an issue with its line. Its
- * signals may use `shared` ones (default: the built-in pack's).
+ * signals may use `shared` ones (default: the built-in pack's). `trustPackTexts` (anything but
+ * `rules lint`): what the build checked of the pack is not checked again (see scripts/pack-prebuilt.mjs).
  */
 export function loadRuleText(
   file: string,
@@ -180,18 +181,22 @@ export function loadRuleText(
   builtin: boolean,
   deferCompile = false,
   shared: ReadonlyMap<string, SharedSignal> = packSharedSignals().signals,
+  trustPackTexts = false,
 ): { rule?: Rule; issues: RuleIssue[] } {
-  const cel = deferCompile ? deferredCel : compileCel;
+  const cel = deferCompile ? deferredCel : (expression: string) => compileCel(expression, { trustPackTexts });
   const issues: RuleIssue[] = [];
   const at = (path: readonly string[], reason: string): void => {
     issues.push({ file, line: lineOfPath(text, path), reason });
   };
   const parsed = parseRuleYaml(file, text);
   if ('issue' in parsed) return { issues: [parsed.issue] };
+  // A built-in file the build checked whole (unchanged since), when analysing: its schema and
+  // regexes are not checked again at every start (`rules lint` checks them all).
+  const checkedAtBuild = deferCompile && trustPackTexts && parsed.prebuilt;
   const resolved = resolveSharedSignals(parsed.document, shared);
   for (const { path, reason } of resolved.problems) at(path, reason);
   if (issues.length > 0) return { issues };
-  for (const { path, reason } of schemaProblems('rule', resolved.document)) {
+  for (const { path, reason } of checkedAtBuild ? [] : schemaProblems('rule', resolved.document)) {
     // A problem in a signal that uses a shared one may come from either: both are named.
     const use = path[0] === 'signals' && path[1] !== undefined ? resolved.uses.get(path[1]) : undefined;
     at(path, use === undefined ? reason : `${reason} (signal '${path[1]}' uses shared signal '${use}')`);
@@ -212,7 +217,7 @@ export function loadRuleText(
     source === undefined ? undefined : compile(path, () => (deferCompile ? deferredTemplate : compileTemplate)(source));
   const regex = (path: string[], source: string | undefined, flags = ''): RegExp | undefined => {
     if (source === undefined) return undefined;
-    const unsafe = unsafeRegexReason(source, flags);
+    const unsafe = checkedAtBuild ? undefined : unsafeRegexReason(source, flags);
     if (unsafe) {
       at(path, `regex ${unsafe}`);
       return undefined;

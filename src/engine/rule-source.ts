@@ -34,12 +34,15 @@ function prebuiltDocument(text: string): string | undefined {
   return Object.keys(prebuilt).length === 0 ? undefined : prebuilt[createHash('sha1').update(text).digest('hex')];
 }
 
-/** A pack file's YAML document, or the issue that says why it is not one. */
-export function parseRuleYaml(file: string, text: string): { document: unknown } | { issue: RuleIssue } {
+/**
+ * A pack file's YAML document, or the issue that says why it is not one. `prebuilt`: the build
+ * stored it, which it does only for files that loaded without an issue (a rule checked whole).
+ */
+export function parseRuleYaml(file: string, text: string): { document: unknown; prebuilt: boolean } | { issue: RuleIssue } {
   const json = prebuiltDocument(text);
-  if (json !== undefined) return { document: JSON.parse(json) as unknown };
+  if (json !== undefined) return { document: JSON.parse(json) as unknown, prebuilt: true };
   try {
-    return { document: yaml.load(text, { schema: yaml.JSON_SCHEMA, filename: file }) };
+    return { document: yaml.load(text, { schema: yaml.JSON_SCHEMA, filename: file }), prebuilt: false };
   } catch (err) {
     const mark = (err as { mark?: { line?: number } }).mark;
     return { issue: { file, line: (mark?.line ?? 0) + 1, reason: `YAML: ${(err as Error).message.split('\n', 1)[0]}` } };
