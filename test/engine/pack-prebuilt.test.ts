@@ -43,3 +43,19 @@ describe('the pack files parsed at build time', () => {
     }
   });
 });
+
+// The build stores a rule's document only when the file loads without an issue, and analysing
+// then skips its schema and regex checks: a file edited since (another SHA-1) is checked again.
+const PARSED = new URL('../../dist/engine/pack-parsed.json', import.meta.url);
+
+describe('the pack documents stored at build time', () => {
+  it.runIf(existsSync(PARSED))(`are taken for unchanged files only: an edit after the build is checked as any rule ${needs('dist/engine/pack-parsed.json: npm run build')}`, async () => {
+    const built = (await import(new URL('../../dist/engine/load.js', import.meta.url).href)) as typeof import('../../src/engine/load.js');
+    const path = builtinRuleFiles().find((p) => p.endsWith('/pod-crashlooping.yaml'))!;
+    const text = packageText(path);
+    expect(built.loadRuleText(path, text, true, true, undefined, true).issues).toEqual([]);
+    const edited = text.replace('severity: warning', 'severity: warning\nowner: me');
+    const issues = built.loadRuleText(path, edited, true, true, undefined, true).issues.map((i) => i.reason);
+    expect(issues.join('\n')).toMatch(/owner/);
+  });
+});
