@@ -2,10 +2,8 @@ import { describeError, type Problem, type Problems } from '../core/problems.js'
 import type { Limits } from '../core/limits.js';
 import { LayoutDetector } from '../layout/classify.js';
 import type { ClassifiedEntry } from '../layout/types.js';
-import { parseYamlItems } from '../parsers/yaml.js';
 import type { Pick } from '../parsers/yaml-block.js';
 import { pickLines } from '../parsers/yaml-pick.js';
-import { parseJsonItems, parseJsonTextItems } from '../parsers/json.js';
 import { bufferBody, readAll, TooLargeError } from '../sources/bytes.js';
 import { LongLineCounter } from '../parsers/lines.js';
 import { contentPath, isSingleFile } from '../sources/open.js';
@@ -356,6 +354,13 @@ async function readText(
   return { bytes, unreadPart };
 }
 
+/** The object parsers (js-yaml, stream-json), loaded at the first object read: `mgsift audit` reads none. */
+let objectParsers: Promise<typeof import('../parsers/yaml.js') & typeof import('../parsers/json.js')> | undefined;
+function loadObjectParsers(): NonNullable<typeof objectParsers> {
+  objectParsers ??= Promise.all([import('../parsers/yaml.js'), import('../parsers/json.js')]).then(([yamlParser, jsonParser]) => ({ ...yamlParser, ...jsonParser }));
+  return objectParsers;
+}
+
 async function readObjects(
   entry: Entry,
   classified: ClassifiedEntry,
@@ -364,6 +369,7 @@ async function readObjects(
   options: ReadOptions,
 ): Promise<number> {
   const { problems } = options;
+  const { parseJsonItems, parseJsonTextItems, parseYamlItems } = await loadObjectParsers();
   const textReaders = consumers.filter((_, i) => needs[i]?.text);
   if (classified.format === 'json' && textReaders.length === 0) {
     // Streamed as it is read: too late to look for a need's words first, so every need is served.

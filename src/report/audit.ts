@@ -10,9 +10,8 @@ import type { ObjectRef } from '../engine/diagnosis.js';
 import type { DesiredTarget } from '../facts/history.js';
 import { pluralOf } from '../parsers/k8s.js';
 import type { JsonObject } from './json.js';
-import { displayTime, sanitizeText } from './common.js';
+import { cut, displayTime, flat, sanitizeText } from './common.js';
 import { mdText, table } from './md.js';
-import { cut, flat } from './timeline-table.js';
 
 /** `mgsift audit`'s document: the summary, the filters it was made with, what could not be read. */
 export interface AuditDoc {

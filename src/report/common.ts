@@ -458,3 +458,13 @@ export function extraCaptures(e: Evidence): [string, string][] {
 export function toolLine(tool: Tool): string {
   return `${tool.name} ${tool.version} (${tool.builtinRules} built-in rules, build ${tool.build})`;
 }
+
+/** Archive text on one line, for a terminal. */
+export function flat(text: string): string {
+  return sanitizeText(text).replace(/[\r\n\t]+/g, ' ');
+}
+
+/** Text cut to `max` characters, an ellipsis marking the cut. */
+export function cut(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}

@@ -6,7 +6,7 @@
  * through {@link sanitizeText}; text output flattens line breaks.
  */
 import type { TimelineItem, TimelineOmission } from './model.js';
-import { displayTime, laneTitle, sanitizeText } from './common.js';
+import { cut, displayTime, flat, laneTitle, sanitizeText } from './common.js';
 import { timelineItemJson } from './json.js';
 
 /** A timeline as `mgsift timeline` prints it. */
@@ -101,12 +101,3 @@ export function renderTimelineJson(doc: TimelineDoc): string {
   return `${JSON.stringify(out, null, 2)}\n`;
 }
 
-/** Archive text on one line, for a terminal. */
-export function flat(text: string): string {
-  return sanitizeText(text).replace(/[\r\n\t]+/g, ' ');
-}
-
-/** Text cut to `max` characters, an ellipsis marking the cut. */
-export function cut(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import tarStream from 'tar-stream';
+import type tarStream from 'tar-stream';
 import type { Entry, EntryType } from './types.js';
 import { emptyBody } from './bytes.js';
 
@@ -24,7 +24,9 @@ export interface StreamCounter {
  * `read` counts the stream's bytes as they are parsed.
  */
 export async function* tarEntries(body: AsyncIterable<Buffer>, read: StreamCounter = { bytes: 0 }): AsyncGenerator<Entry> {
-  const extract = tarStream.extract();
+  // Loaded at the first tar: `mgsift audit` on a folder of logs reads none.
+  const { default: tar } = await import('tar-stream');
+  const extract = tar.extract();
   const input = Readable.from(counted(body, read));
   let upstream: unknown;
   input.on('error', (err) => {

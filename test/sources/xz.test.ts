@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { unxzWithProcess, unxzWithWasm } from '../../src/sources/decompress.js';
+import { unxzWithProcess, unxzWithWasm } from '../../src/sources/xz.js';
 import { readAll } from '../../src/sources/bytes.js';
 import { MG_MINI, packTree, tempDir } from '../helpers/archives.js';
 import { needs } from '../helpers/needs.js';
