@@ -40,6 +40,11 @@ interface Requirement {
 }
 const VERBATIM = /^[A-Za-z0-9_.-]{3,}$/;
 
+/** Whether a text is a word YAML and JSON write as it is (never quoted apart, split or escaped), long enough to search for. */
+export function isVerbatimWord(text: string): boolean {
+  return VERBATIM.test(text);
+}
+
 function requiredBy(expr: CelExpr): Requirement | undefined {
   const kind = expr.exprKind;
   if (kind.case === 'selectExpr') return kind.value.testOnly ? word(kind.value.field, true) : undefined;

@@ -17,7 +17,7 @@ import { joinFindings, objectKey, type Diagnosis, type FindingPart, type LinkSub
 import type { ObjectTemplate, WindowTemplate } from './rule.js';
 import type { Template } from './templates.js';
 import type { CelProgram } from './cel.js';
-import { literalsRequiredBy } from './cel-literals.js';
+import { isVerbatimWord, literalsRequiredBy } from './cel-literals.js';
 import { resolvedItems, resolverOnlySignals } from './resolution.js';
 import { isoTime } from '../core/duration.js';
 import { generatedHeadline, historyHeadline, oneLineHeadline } from './headline.js';
@@ -106,8 +106,10 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
    * entry is tested once per group, so a rule added to a group adds nothing to the test.
    */
   private readonly logGroups: { files: readonly LogSelector[]; states: SignalState[] }[] = [];
-  /** Resource signals by the file (group and resource) that holds their objects, with the words every such file must hold. */
-  private readonly resourcePlaces = new Map<string, { states: SignalState[]; words: ReadonlySet<string> | undefined }>();
+  /** Resource signals by the file (group and resource) that holds their objects. */
+  private readonly resourcePlaces = new Map<string, SignalState[]>();
+  /** Words one of which a file must hold for a resource signal to match in it; none: every file of its place is read. */
+  private readonly wordsOfState = new Map<SignalState, readonly string[] | undefined>();
   private readonly resourceStates: SignalState[];
   /** Resource signals by the kind of object they match. */
   private readonly resourceStatesByKind = new Map<string, SignalState[]>();
@@ -149,13 +151,8 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     for (const state of this.resourceStates) {
       const signal = state.signal as ResourceSignal;
       for (const kind of signal.kinds) pushTo(this.resourceStatesByKind, kind, state);
-      for (const resource of signal.resources) {
-        const place = this.resourcePlaces.get(placeKey(signal.group, resource)) ?? { states: [], words: new Set<string>() };
-        place.states.push(state);
-        const required = signal.where && literalsRequiredBy(signal.where.source);
-        place.words = required && place.words ? new Set([...place.words, ...required]) : undefined;
-        this.resourcePlaces.set(placeKey(signal.group, resource), place);
-      }
+      for (const resource of signal.resources) pushTo(this.resourcePlaces, placeKey(signal.group, resource), state);
+      this.wordsOfState.set(state, wordsRequiredBy(signal));
     }
     const groupOf = new Map<string, { files: readonly LogSelector[]; states: SignalState[] }>();
     for (const state of this.logStates) {
@@ -181,12 +178,19 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     }
     if (entry.kind !== 'list' && entry.kind !== 'namespaced-object' && entry.kind !== 'cluster-object') return undefined;
     const place = entry.resource === undefined ? undefined : this.resourcePlaces.get(placeKey(entryGroup(entry), entry.resource));
-    let wanted = place !== undefined;
+    let wanted = false;
     // The words a file must hold for some signal to match in it; undefined when one needs none.
-    let words: ReadonlySet<string> | undefined = place ? place.words : new Set();
-    for (const state of place?.states ?? []) {
+    let words: Set<string> | undefined = new Set();
+    for (const state of place ?? []) {
       state.seen = true;
       state.gathered.add(entry.namespace ?? '');
+      // A file of another namespace holds none of its objects (a file of every namespace, as gather-extra's lists, may).
+      const namespace = (state.signal as ResourceSignal).namespace;
+      if (namespace !== undefined && entry.namespace !== undefined && entry.namespace !== namespace) continue;
+      wanted = true;
+      const required = this.wordsOfState.get(state);
+      if (required === undefined) words = undefined;
+      else for (const word of required) words?.add(word);
     }
     if (isEventFile(entry) && this.eventStates.length > 0) {
       for (const state of this.eventStates) {
@@ -1103,6 +1107,16 @@ function selects(selectors: readonly LogSelector[], entry: ClassifiedEntry, bare
     if (s.path && !s.path.test(entry.path)) return false;
     return true;
   });
+}
+
+/**
+ * Words one of which a file must hold for the signal to match an object in it: the object's name
+ * when the signal names one (written as it is in every file that holds the object), else what its
+ * `where` requires; undefined when it requires nothing.
+ */
+function wordsRequiredBy(signal: ResourceSignal): readonly string[] | undefined {
+  if (signal.objectName !== undefined && isVerbatimWord(signal.objectName)) return [signal.objectName];
+  return signal.where && literalsRequiredBy(signal.where.source);
 }
 
 function holdsResource(entry: ClassifiedEntry, signal: ResourceSignal): boolean {
