@@ -8,7 +8,9 @@
 //   skips those checks for it when analysing; `rules lint` always makes them);
 // - dist/engine/cel-parsed.json: the syntax tree (ParsedExpr.expr) of every CEL expression of the
 //   pack (each rule's and shared signal's `where`), as JSON (64-bit integers as {"$bigint": "…"}),
-//   so engine/cel.ts neither loads the CEL parser nor protobuf for them.
+//   so engine/cel.ts neither loads the CEL parser nor protobuf for them;
+// - dist/engine/cel-words.json: the words each of those expressions requires of a file
+//   (engine/cel-literals.ts), so that a start reads no syntax tree to find them.
 import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
@@ -74,3 +76,7 @@ for (const expression of [...expressions].sort()) {
 mkdirSync(join(REPO, 'dist/engine'), { recursive: true });
 writeFileSync(join(REPO, 'dist/engine/cel-parsed.json'), JSON.stringify(trees));
 writeFileSync(join(REPO, 'dist/engine/pack-parsed.json'), JSON.stringify(documents));
+// After the trees: the words each expression requires, read from them (null: none).
+const { literalsRequiredBy } = await import('../dist/engine/cel-literals.js');
+const words = Object.fromEntries([...expressions].sort().map((expression) => [expression, literalsRequiredBy(expression) ?? null]));
+writeFileSync(join(REPO, 'dist/engine/cel-words.json'), JSON.stringify(words));

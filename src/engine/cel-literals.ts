@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { celExpr, type CelExpr } from './cel.js';
 import { existsMacro, fieldPath, stringConstant, stringList } from './cel-ast.js';
 
@@ -17,8 +18,29 @@ import { existsMacro, fieldPath, stringConstant, stringList } from './cel-ast.js
  * Undefined means no requirement: the file is always read.
  */
 export function literalsRequiredBy(expression: string): readonly string[] | undefined {
-  if (!REQUIRED.has(expression)) REQUIRED.set(expression, wordsOf(expression));
+  if (!REQUIRED.has(expression)) {
+    const built = prebuiltWords()[expression];
+    REQUIRED.set(expression, built !== undefined ? (built ?? undefined) : wordsOf(expression));
+  }
   return REQUIRED.get(expression);
+}
+
+/**
+ * The words of the pack's expressions, found at build time (`scripts/pack-prebuilt.mjs`): finding
+ * them reads every expression's syntax tree, a tenth of a second at each start. By text, so a
+ * user's copy of a built-in expression takes them too; `null`: the expression requires nothing.
+ */
+let prebuilt: Record<string, readonly string[] | null> | undefined;
+function prebuiltWords(): Record<string, readonly string[] | null> {
+  if (prebuilt === undefined) {
+    try {
+      prebuilt = JSON.parse(readFileSync(new URL('./cel-words.json', import.meta.url), 'utf8')) as Record<string, readonly string[] | null>;
+    } catch {
+      // No build output beside this module (the tests' sources, the single file): found from the trees.
+      prebuilt = {};
+    }
+  }
+  return prebuilt;
 }
 
 /** None for a text that does not parse (its program's first run reports that). */

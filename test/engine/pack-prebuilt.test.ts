@@ -9,6 +9,7 @@ import { builtinRuleFiles, loadRules } from '../../src/engine/load.js';
 import { packSharedFiles } from '../../src/engine/shared-signals.js';
 import { packageText } from '../../src/core/assets.js';
 import { decodeExprTree } from '../../src/engine/cel.js';
+import { literalsRequiredBy } from '../../src/engine/cel-literals.js';
 import { needs } from '../helpers/needs.js';
 
 // `npm run build` parses the pack's CEL ahead of time (scripts/pack-prebuilt.mjs); engine/cel.ts
@@ -57,5 +58,20 @@ describe('the pack documents stored at build time', () => {
     const edited = text.replace('severity: warning', 'severity: warning\nowner: me');
     const issues = built.loadRuleText(path, edited, true, true, undefined, true).issues.map((i) => i.reason);
     expect(issues.join('\n')).toMatch(/owner/);
+  });
+});
+
+// The words each of the pack's expressions requires of a file, found at build time (engine/cel-literals.ts).
+const WORDS = new URL('../../dist/engine/cel-words.json', import.meta.url);
+
+describe('the words of the pack CEL found at build time', () => {
+  it.runIf(existsSync(WORDS))(`hold every where of the pack, each with the words its tree requires ${needs('dist/engine/cel-words.json: npm run build')}`, async () => {
+    const words = JSON.parse(readFileSync(WORDS, 'utf8')) as Record<string, string[] | null>;
+    const { rules } = await loadRules([], { deferCompile: true });
+    const wheres = new Set(rules.flatMap((rule) => rule.signals.flatMap((signal) => ('where' in signal && signal.where ? [signal.where.source] : []))));
+    for (const where of wheres) expect(Object.keys(words), where).toContain(where);
+    // These tests run the sources, which have no cel-words.json beside them: found from the trees.
+    for (const [text, built] of Object.entries(words)) expect(built ?? undefined, text).toEqual(literalsRequiredBy(text));
+    expect(Object.values(words).filter((w) => w !== null).length).toBeGreaterThan(100);
   });
 });
