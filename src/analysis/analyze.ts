@@ -15,7 +15,7 @@ import type { Digest, ExplainedLine } from '../digest/collector.js';
 import { severalClusters } from './clusters.js';
 import { nothingRecognised } from './recognised.js';
 import type { RiskData } from '../risks/load.js';
-import { updateRisks, type UpdateRisks } from '../risks/update-risks.js';
+import type { UpdateRisks } from '../risks/update-risks.js';
 import { clusterSummary } from '../facts/cluster-summary.js';
 import { STILL_GOING_AFTER_INSTALL_MS } from '../facts/history.js';
 import { analysisConsumers, analysisPool, threadsFor, type ConsumerOptions, type RuleSource, type WorkerConsumerOptions } from './consumers.js';
@@ -122,7 +122,8 @@ export async function analyzeInput(input: string, options: AnalyzeOptions): Prom
   gathered.summary = clusterSummary({ state: state.state(), cluster: gathered.cluster, history: gathered.history, collectedAt: gathered.collectedAt, alerts: gathered.alerts });
   if (problems.stopped !== undefined) engine?.truncated(problems.stopped.at);
   const archiveMetrics = metrics?.metrics();
-  const risks = options.riskData && archiveMetrics ? updateRisks(options.riskData, gathered, archiveMetrics) : undefined;
+  // The evaluator and its PromQL parser load only when risk data is given (--update-risks).
+  const risks = options.riskData && archiveMetrics ? (await import('../risks/update-risks.js')).updateRisks(options.riskData, gathered, archiveMetrics) : undefined;
   const result = engine?.finish({ ...gathered, updateRisks: risks });
   return {
     input,

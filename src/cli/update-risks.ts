@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { loadRiskData, type RiskData } from '../risks/load.js';
+import type { RiskData } from '../risks/load.js';
 import { UsageError } from './options.js';
 
 /** The environment variable that names the data when `--update-risks` is not given. */
@@ -24,6 +24,8 @@ export function updateRisksDir(flag: string | undefined): string | undefined {
 export async function loadUpdateRisks(dir: string | undefined): Promise<RiskData | undefined> {
   if (dir === undefined) return undefined;
   try {
+    // The loader and its PromQL parser load only when risk data is asked for.
+    const { loadRiskData } = await import('../risks/load.js');
     const data = await loadRiskData(dir);
     if (data.edges.length === 0) throw new Error(`${data.dir}: no blocked-edges files`);
     return data;

@@ -105,11 +105,11 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
    * Log signals grouped by the files they read (rules often name the same containers): an
    * entry is tested once per group, so a rule added to a group adds nothing to the test.
    */
-  private readonly logGroups: { files: readonly LogSelector[]; states: SignalState[] }[] = [];
+  private readonly logGroups: LogGroup[] = [];
+  /** The `gathered` set of every event signal: they share their scope, every event file. */
+  private readonly eventsGathered = new Set<string>();
   /** Resource signals by the file (group and resource) that holds their objects. */
-  private readonly resourcePlaces = new Map<string, SignalState[]>();
-  /** Words one of which a file must hold for a resource signal to match in it; none: every file of its place is read. */
-  private readonly wordsOfState = new Map<SignalState, readonly string[] | undefined>();
+  private readonly resourcePlaces = new Map<string, ResourcePlace>();
   private readonly resourceStates: SignalState[];
   /** Resource signals by the kind of object they match. */
   private readonly resourceStatesByKind = new Map<string, SignalState[]>();
@@ -133,9 +133,13 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     private readonly rules: readonly Rule[],
     private readonly options: { maxLineBytes: number; bareInput: boolean; costs?: RuleCosts | undefined },
   ) {
+    // Signals of one scope share one `gathered` set: an entry adds its namespace once however many rules read it.
+    const gatheredOf = new Map<string, Set<string>>([['event', this.eventsGathered]]);
     for (const rule of rules) {
       for (const signal of rule.signals) {
-        const state: SignalState = { index: this.states.length, rule, signal, seen: false, items: [], dropped: 0, keys: new Set(), gathered: new Set(), resolved: [] };
+        const scope = scopeKey(signal);
+        const gathered = scope === undefined ? new Set<string>() : (gatheredOf.get(scope) ?? gatheredOf.set(scope, new Set()).get(scope)!);
+        const state: SignalState = { index: this.states.length, rule, signal, seen: false, items: [], dropped: 0, keys: new Set(), gathered, resolved: [] };
         this.states.push(state);
         this.stateOf.set(signal, state);
         if (signal.type === 'log' && signal.presence) this.presenceOf.set(signal.presence, state);
@@ -151,16 +155,24 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     for (const state of this.resourceStates) {
       const signal = state.signal as ResourceSignal;
       for (const kind of signal.kinds) pushTo(this.resourceStatesByKind, kind, state);
-      for (const resource of signal.resources) pushTo(this.resourcePlaces, placeKey(signal.group, resource), state);
-      this.wordsOfState.set(state, wordsRequiredBy(signal));
+      const scope = { namespace: signal.namespace, words: wordsRequiredBy(signal) };
+      const scopeText = JSON.stringify(scope);
+      for (const resource of signal.resources) {
+        const key = placeKey(signal.group, resource);
+        const place: ResourcePlace = this.resourcePlaces.get(key) ?? { states: [], scopes: new Map(), gathered: new Set() };
+        place.states.push(state);
+        place.scopes.set(scopeText, scope);
+        place.gathered.add(state.gathered);
+        this.resourcePlaces.set(key, place);
+      }
     }
-    const groupOf = new Map<string, { files: readonly LogSelector[]; states: SignalState[] }>();
+    const groupOf = new Map<string, LogGroup>();
     for (const state of this.logStates) {
       const files = (state.signal as LogSignal).files;
       const key = selectorsKey(files);
       let group = groupOf.get(key);
       if (!group) {
-        groupOf.set(key, (group = { files, states: [] }));
+        groupOf.set(key, (group = { files, states: [], gathered: state.gathered }));
         this.logGroups.push(group);
       }
       group.states.push(state);
@@ -171,7 +183,7 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     if (isLog(entry)) {
       let wanted = false;
       for (const group of this.selectedLogGroups(entry)) {
-        for (const state of group.states) state.gathered.add(entry.namespace ?? '');
+        group.gathered.add(entry.namespace ?? '');
         wanted = true;
       }
       return wanted ? { text: true } : undefined;
@@ -181,22 +193,20 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     let wanted = false;
     // The words a file must hold for some signal to match in it; undefined when one needs none.
     let words: Set<string> | undefined = new Set();
-    for (const state of place ?? []) {
-      state.seen = true;
-      state.gathered.add(entry.namespace ?? '');
-      // A file of another namespace holds none of its objects (a file of every namespace, as gather-extra's lists, may).
-      const namespace = (state.signal as ResourceSignal).namespace;
-      if (namespace !== undefined && entry.namespace !== undefined && entry.namespace !== namespace) continue;
-      wanted = true;
-      const required = this.wordsOfState.get(state);
-      if (required === undefined) words = undefined;
-      else for (const word of required) words?.add(word);
+    if (place) {
+      for (const state of place.states) state.seen = true;
+      for (const gathered of place.gathered) gathered.add(entry.namespace ?? '');
+      for (const { namespace, words: required } of place.scopes.values()) {
+        // A file of another namespace holds none of its objects (a file of every namespace, as gather-extra's lists, may).
+        if (namespace !== undefined && entry.namespace !== undefined && entry.namespace !== namespace) continue;
+        wanted = true;
+        if (required === undefined) words = undefined;
+        else for (const word of required) words?.add(word);
+      }
     }
     if (isEventFile(entry) && this.eventStates.length > 0) {
-      for (const state of this.eventStates) {
-        state.seen = true;
-        state.gathered.add(entry.namespace ?? '');
-      }
+      for (const state of this.eventStates) state.seen = true;
+      this.eventsGathered.add(entry.namespace ?? '');
       wanted = true;
       words = undefined;
     }
@@ -223,7 +233,7 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     return false;
   }
 
-  private selectedLogGroups(entry: ClassifiedEntry): { files: readonly LogSelector[]; states: SignalState[] }[] {
+  private selectedLogGroups(entry: ClassifiedEntry): LogGroup[] {
     return this.logGroups.filter((group) => selects(group.files, entry, this.options.bareInput));
   }
 
@@ -1107,6 +1117,30 @@ function selects(selectors: readonly LogSelector[], entry: ClassifiedEntry, bare
     if (s.path && !s.path.test(entry.path)) return false;
     return true;
   });
+}
+
+/** Log signals reading the same files (their `gathered` set is one). */
+interface LogGroup {
+  files: readonly LogSelector[];
+  states: SignalState[];
+  gathered: Set<string>;
+}
+
+/** The files a resource signal's objects are read from, with what its signals ask of each. */
+interface ResourcePlace {
+  states: SignalState[];
+  /** The distinct scopes of its signals, by their text: rules sharing a scope share an entry. */
+  scopes: Map<string, { namespace: string | undefined; words: readonly string[] | undefined }>;
+  /** The distinct `gathered` sets of its states. */
+  gathered: Set<Set<string>>;
+}
+
+/** Signals with the same key read the same entries; undefined for facts (no entries). */
+function scopeKey(signal: Signal): string | undefined {
+  if (signal.type === 'log') return `log ${selectorsKey(signal.files)}`;
+  if (signal.type === 'resource') return `resource ${signal.group}/${signal.resources.join(',')}`;
+  if (signal.type === 'event') return 'event';
+  return undefined;
 }
 
 /**
