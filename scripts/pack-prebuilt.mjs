@@ -9,6 +9,8 @@
 // - dist/engine/cel-parsed.json: the syntax tree (ParsedExpr.expr) of every CEL expression of the
 //   pack (each rule's and shared signal's `where`), as JSON (64-bit integers as {"$bigint": "…"}),
 //   so engine/cel.ts neither loads the CEL parser nor protobuf for them;
+// - dist/engine/pack-templates.json: the pack's templates that hold a mustache, each compiled
+//   here, so that a user's copy of a built-in rule parses them at first render as the pack does;
 // - dist/engine/cel-words.json: the words each of those expressions requires of a file
 //   (engine/cel-literals.ts), so that a start reads no syntax tree to find them.
 import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -76,6 +78,9 @@ for (const expression of [...expressions].sort()) {
 mkdirSync(join(REPO, 'dist/engine'), { recursive: true });
 writeFileSync(join(REPO, 'dist/engine/cel-parsed.json'), JSON.stringify(trees));
 writeFileSync(join(REPO, 'dist/engine/pack-parsed.json'), JSON.stringify(documents));
+// Every template the pack's rules compiled above (each file loaded with every check made).
+const { compiledTemplateSources } = await import('../dist/engine/templates.js');
+writeFileSync(join(REPO, 'dist/engine/pack-templates.json'), JSON.stringify(compiledTemplateSources().sort()));
 // After the trees: the words each expression requires, read from them (null: none).
 const { literalsRequiredBy } = await import('../dist/engine/cel-literals.js');
 const words = Object.fromEntries([...expressions].sort().map((expression) => [expression, literalsRequiredBy(expression) ?? null]));

@@ -121,10 +121,18 @@ export function compileCel(expression: string, options: { trustPackTexts?: boole
     // The interpreter's planner checks what the compiled form would take on trust (a function's
     // name and arity): once per text; when analysing (`trustPackTexts`), not for the pack's own
     // texts (a user's copy of a built-in rule), which `rules lint` checks before a build ships.
-    if (!(options.trustPackTexts === true && prebuiltTree(expression) !== undefined)) interpretedCelProgram(expression);
+    if (!(options.trustPackTexts === true && isPackExpression(expression))) interpretedCelProgram(expression);
     entry.compiled = compileCelProgram(expression);
   }
   return entry.program;
+}
+
+/**
+ * Whether an expression is one of the pack's own, parsed and checked when it was built: a user's
+ * copy of a built-in rule then compiles it at first run, as the pack does (`rules lint` compiles all).
+ */
+export function isPackExpression(expression: string): boolean {
+  return prebuiltTree(expression) !== undefined;
 }
 
 /**

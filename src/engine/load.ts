@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import picomatch from 'picomatch';
 import { parseCondition, allOf, signalNames, type ConditionNode } from './condition.js';
-import { compileCel, deferredCel } from './cel.js';
-import { compileTemplate, deferredTemplate, type Template } from './templates.js';
+import { compileCel, deferredCel, isPackExpression, type CelProgram } from './cel.js';
+import { compileTemplate, deferredTemplate, isPackTemplate, type Template } from './templates.js';
 import { requiredLiteral } from './literal.js';
 import { unsafeRegexReason } from './regex-safety.js';
 import { isValidRange } from '../facts/version.js';
@@ -183,7 +183,9 @@ export function loadRuleText(
   shared: ReadonlyMap<string, SharedSignal> = packSharedSignals().signals,
   trustPackTexts = false,
 ): { rule?: Rule; issues: RuleIssue[] } {
-  const cel = deferCompile ? deferredCel : (expression: string) => compileCel(expression, { trustPackTexts });
+  // The pack's own texts in a user's rule (a copy of a built-in one), when analysing: compiled at first use, as the pack's.
+  const cel = (expression: string): CelProgram =>
+    deferCompile || (trustPackTexts && isPackExpression(expression)) ? deferredCel(expression) : compileCel(expression, { trustPackTexts });
   const issues: RuleIssue[] = [];
   const at = (path: readonly string[], reason: string): void => {
     issues.push({ file, line: lineOfPath(text, path), reason });
@@ -214,7 +216,7 @@ export function loadRuleText(
     }
   };
   const template = (path: string[], source: string | undefined): Template | undefined =>
-    source === undefined ? undefined : compile(path, () => (deferCompile ? deferredTemplate : compileTemplate)(source));
+    source === undefined ? undefined : compile(path, () => (deferCompile || (trustPackTexts && isPackTemplate(source)) ? deferredTemplate : compileTemplate)(source));
   const regex = (path: string[], source: string | undefined, flags = ''): RegExp | undefined => {
     if (source === undefined) return undefined;
     const unsafe = checkedAtBuild ? undefined : unsafeRegexReason(source, flags);

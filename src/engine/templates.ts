@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import Handlebars from 'handlebars';
 import { binaryUnits } from '../core/bytes.js';
 import { formatDuration, isoTime } from '../core/duration.js';
@@ -156,6 +157,30 @@ export function compileTemplate(source: string): Template {
   const entry = templateOf(source);
   entry.compiled ??= compileTemplateSource(source);
   return entry.template;
+}
+
+/** The sources of the templates compiled so far (the build lists the pack's: `isPackTemplate`). */
+export function compiledTemplateSources(): string[] {
+  return [...templates].flatMap(([source, entry]) => (entry.compiled !== undefined && source.includes('{{') ? [source] : []));
+}
+
+/** The pack's templates with a mustache, each compiled when the pack was built (scripts/pack-prebuilt.mjs). */
+let packTemplates: ReadonlySet<string> | undefined;
+
+/**
+ * Whether a template is one of the pack's own, compiled when it was built: a user's copy of a
+ * built-in rule then parses it at first render, as the pack does (`rules lint` compiles all).
+ */
+export function isPackTemplate(source: string): boolean {
+  if (packTemplates === undefined) {
+    try {
+      packTemplates = new Set(JSON.parse(readFileSync(new URL('./pack-templates.json', import.meta.url), 'utf8')) as string[]);
+    } catch {
+      // No build output beside this module (the tests' sources, the single file): compiled as any.
+      packTemplates = new Set();
+    }
+  }
+  return packTemplates.has(source);
 }
 
 /**

@@ -10,6 +10,7 @@ import { packSharedFiles } from '../../src/engine/shared-signals.js';
 import { packageText } from '../../src/core/assets.js';
 import { decodeExprTree } from '../../src/engine/cel.js';
 import { literalsRequiredBy } from '../../src/engine/cel-literals.js';
+import { compileTemplate } from '../../src/engine/templates.js';
 import { needs } from '../helpers/needs.js';
 
 // `npm run build` parses the pack's CEL ahead of time (scripts/pack-prebuilt.mjs); engine/cel.ts
@@ -73,5 +74,22 @@ describe('the words of the pack CEL found at build time', () => {
     // These tests run the sources, which have no cel-words.json beside them: found from the trees.
     for (const [text, built] of Object.entries(words)) expect(built ?? undefined, text).toEqual(literalsRequiredBy(text));
     expect(Object.values(words).filter((w) => w !== null).length).toBeGreaterThan(100);
+  });
+});
+
+// The pack's templates compiled at build time (engine/templates.ts `isPackTemplate`): a user's copy
+// of a built-in rule defers them, as the pack does, so each must be a template that compiles.
+const TEMPLATES = new URL('../../dist/engine/pack-templates.json', import.meta.url);
+
+describe('the pack templates listed at build time', () => {
+  it.runIf(existsSync(TEMPLATES))(`are the pack's templates with a mustache, each compiling ${needs('dist/engine/pack-templates.json: npm run build')}`, () => {
+    const templates = JSON.parse(readFileSync(TEMPLATES, 'utf8')) as string[];
+    expect(templates.length).toBeGreaterThan(300);
+    for (const source of templates) {
+      expect(source).toContain('{{');
+      expect(() => compileTemplate(source), source.slice(0, 80)).not.toThrow();
+    }
+    const rule = yaml.load(packageText('rules/monitoring/prometheus-scrape-body-size-limit.yaml')) as { message: string; headline: string };
+    expect(templates).toEqual(expect.arrayContaining([rule.message, rule.headline]));
   });
 });
