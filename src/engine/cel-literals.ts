@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readBuildOutput } from '../core/build-output.js';
 import { celExpr, type CelExpr } from './cel.js';
 import { existsMacro, fieldPath, stringConstant, stringList } from './cel-ast.js';
 
@@ -32,14 +32,8 @@ export function literalsRequiredBy(expression: string): readonly string[] | unde
  */
 let prebuilt: Record<string, readonly string[] | null> | undefined;
 function prebuiltWords(): Record<string, readonly string[] | null> {
-  if (prebuilt === undefined) {
-    try {
-      prebuilt = JSON.parse(readFileSync(new URL('./cel-words.json', import.meta.url), 'utf8')) as Record<string, readonly string[] | null>;
-    } catch {
-      // No build output beside this module (the tests' sources, the single file): found from the trees.
-      prebuilt = {};
-    }
-  }
+  // Without it (the tests' sources, the single file) the words are found from the trees.
+  prebuilt ??= readBuildOutput<Record<string, readonly string[] | null>>(new URL('./cel-words.json', import.meta.url), {});
   return prebuilt;
 }
 

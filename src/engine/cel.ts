@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readBuildOutput } from '../core/build-output.js';
 import { createRequire } from 'node:module';
 import type { RE2JS } from '@bufbuild/re2';
 import type { CelInput } from '@bufbuild/cel';
@@ -180,13 +180,7 @@ const trees = new Map<string, CelExpr | undefined>();
 
 /** The tree `npm run build` made of a pack expression, encoded; undefined for any other text. */
 function prebuiltTree(expression: string): string | undefined {
-  if (prebuilt === undefined) {
-    try {
-      prebuilt = JSON.parse(readFileSync(new URL('./cel-parsed.json', import.meta.url), 'utf8')) as Record<string, string>;
-    } catch {
-      prebuilt = {};
-    }
-  }
+  prebuilt ??= readBuildOutput<Record<string, string>>(new URL('./cel-parsed.json', import.meta.url), {});
   return prebuilt[expression];
 }
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readBuildOutput } from '../core/build-output.js';
 import yaml from 'js-yaml';
 
 /** A problem in a rule file (or a file of shared signals), with where it is. */
@@ -24,13 +24,7 @@ export interface PathProblem {
 let prebuilt: Record<string, string> | undefined;
 
 function prebuiltDocument(text: string): string | undefined {
-  if (prebuilt === undefined) {
-    try {
-      prebuilt = JSON.parse(readFileSync(new URL('./pack-parsed.json', import.meta.url), 'utf8')) as Record<string, string>;
-    } catch {
-      prebuilt = {};
-    }
-  }
+  prebuilt ??= readBuildOutput<Record<string, string>>(new URL('./pack-parsed.json', import.meta.url), {});
   return Object.keys(prebuilt).length === 0 ? undefined : prebuilt[createHash('sha1').update(text).digest('hex')];
 }
 

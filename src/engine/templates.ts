@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readBuildOutput } from '../core/build-output.js';
 import Handlebars from 'handlebars';
 import { binaryUnits } from '../core/bytes.js';
 import { formatDuration, isoTime } from '../core/duration.js';
@@ -172,14 +172,8 @@ let packTemplates: ReadonlySet<string> | undefined;
  * built-in rule then parses it at first render, as the pack does (`rules lint` compiles all).
  */
 export function isPackTemplate(source: string): boolean {
-  if (packTemplates === undefined) {
-    try {
-      packTemplates = new Set(JSON.parse(readFileSync(new URL('./pack-templates.json', import.meta.url), 'utf8')) as string[]);
-    } catch {
-      // No build output beside this module (the tests' sources, the single file): compiled as any.
-      packTemplates = new Set();
-    }
-  }
+  // Without it (the tests' sources, the single file) every template of a user's rule is compiled at load.
+  packTemplates ??= new Set(readBuildOutput<string[]>(new URL('./pack-templates.json', import.meta.url), []));
   return packTemplates.has(source);
 }
 
