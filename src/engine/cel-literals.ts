@@ -33,7 +33,7 @@ export function literalsRequiredBy(expression: string): readonly string[] | unde
 let prebuilt: Record<string, readonly string[] | null> | undefined;
 function prebuiltWords(): Record<string, readonly string[] | null> {
   // Without it (the tests' sources, the single file) the words are found from the trees.
-  prebuilt ??= readBuildOutput<Record<string, readonly string[] | null>>(new URL('./cel-words.json', import.meta.url), {});
+  prebuilt ??= readBuildOutput<Record<string, readonly string[] | null>>('./cel-words.json', import.meta.url, {});
   return prebuilt;
 }
 

@@ -180,7 +180,7 @@ const trees = new Map<string, CelExpr | undefined>();
 
 /** The tree `npm run build` made of a pack expression, encoded; undefined for any other text. */
 function prebuiltTree(expression: string): string | undefined {
-  prebuilt ??= readBuildOutput<Record<string, string>>(new URL('./cel-parsed.json', import.meta.url), {});
+  prebuilt ??= readBuildOutput<Record<string, string>>('./cel-parsed.json', import.meta.url, {});
   return prebuilt[expression];
 }
 

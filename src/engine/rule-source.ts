@@ -24,7 +24,7 @@ export interface PathProblem {
 let prebuilt: Record<string, string> | undefined;
 
 function prebuiltDocument(text: string): string | undefined {
-  prebuilt ??= readBuildOutput<Record<string, string>>(new URL('./pack-parsed.json', import.meta.url), {});
+  prebuilt ??= readBuildOutput<Record<string, string>>('./pack-parsed.json', import.meta.url, {});
   return Object.keys(prebuilt).length === 0 ? undefined : prebuilt[createHash('sha1').update(text).digest('hex')];
 }
 

@@ -173,7 +173,7 @@ let packTemplates: ReadonlySet<string> | undefined;
  */
 export function isPackTemplate(source: string): boolean {
   // Without it (the tests' sources, the single file) every template of a user's rule is compiled at load.
-  packTemplates ??= new Set(readBuildOutput<string[]>(new URL('./pack-templates.json', import.meta.url), []));
+  packTemplates ??= new Set(readBuildOutput<string[]>('./pack-templates.json', import.meta.url, []));
   return packTemplates.has(source);
 }
 
