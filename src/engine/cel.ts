@@ -115,13 +115,13 @@ function programOf(expression: string): { program: CelProgram; compiled: CelRun 
 }
 
 /** Compiles a boolean CEL expression now (a syntax error throws CelCompileError); evaluation errors (a missing field) count as false. */
-export function compileCel(expression: string, options: { trustPackTexts?: boolean } = {}): CelProgram {
+export function compileCel(expression: string): CelProgram {
   const entry = programOf(expression);
   if (entry.compiled === undefined) {
     // The interpreter's planner checks what the compiled form would take on trust (a function's
-    // name and arity): once per text; when analysing (`trustPackTexts`), not for the pack's own
-    // texts (a user's copy of a built-in rule), which `rules lint` checks before a build ships.
-    if (!(options.trustPackTexts === true && isPackExpression(expression))) interpretedCelProgram(expression);
+    // name and arity), once per text. The pack's own texts never come here when analysing: they
+    // are compiled at first run (`deferredCel`), `rules lint` having checked them before a build ships.
+    interpretedCelProgram(expression);
     entry.compiled = compileCelProgram(expression);
   }
   return entry.program;

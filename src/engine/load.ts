@@ -185,7 +185,7 @@ export function loadRuleText(
 ): { rule?: Rule; issues: RuleIssue[] } {
   // The pack's own texts in a user's rule (a copy of a built-in one), when analysing: compiled at first use, as the pack's.
   const cel = (expression: string): CelProgram =>
-    deferCompile || (trustPackTexts && isPackExpression(expression)) ? deferredCel(expression) : compileCel(expression, { trustPackTexts });
+    deferCompile || (trustPackTexts && isPackExpression(expression)) ? deferredCel(expression) : compileCel(expression);
   const issues: RuleIssue[] = [];
   const at = (path: readonly string[], reason: string): void => {
     issues.push({ file, line: lineOfPath(text, path), reason });
