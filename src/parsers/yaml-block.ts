@@ -2,10 +2,13 @@
  * A fast reader for the YAML that Kubernetes clients write (`oc get -o yaml`, must-gather):
  * go-yaml's block style — mappings, `- ` sequences, plain, quoted and `|` scalars, empty `[]`
  * and `{}`, long scalars wrapped onto indented lines. It is about ten times faster than a
- * general YAML parser, which matters because must-gathers hold hundreds of MB of it.
+ * general YAML parser, which matters because must-gathers hold hundreds of MB of it. What people
+ * write by hand in rule files is read too: `>` scalars and one-line flow collections (`[a, b]`,
+ * `{ key: value }`).
  *
  * It gives up (returns `OUTSIDE_SUBSET`) on anything else — anchors, aliases, tags, flow
- * collections, folded scalars, tabs, CR line ends, anything malformed — and the caller then
+ * collections over several lines, more-indented lines in a `>` scalar, tabs, CR line ends,
+ * anything malformed — and the caller then
  * parses the document with js-yaml, which also words the error. Scalars resolve exactly as
  * js-yaml's JSON schema does (its own type resolvers are used).
  */
@@ -32,16 +35,21 @@ export interface Pick {
   readonly [key: string]: Pick | true;
 }
 
+export interface BlockYamlOptions {
+  /** A key written twice in one mapping is left to js-yaml (which refuses it unless in its `json` mode). */
+  uniqueKeys?: boolean;
+}
+
 /**
  * Parses one YAML document (without its `---` line, or with a bare one), or says it cannot;
  * collections nested deeper than `maxDepth` are left to js-yaml's own limit. With `pick`, only
  * the keys it names are read: what is stepped over is not checked either, so a document the
  * whole parse would refuse may give its picked keys.
  */
-export function parseBlockYaml(text: string, maxDepth: number, pick?: Pick): unknown {
+export function parseBlockYaml(text: string, maxDepth: number, pick?: Pick, options: BlockYamlOptions = {}): unknown {
   if (text.includes('\r') || text.includes('\t') || text.charCodeAt(0) === 0xfeff) return OUTSIDE_SUBSET;
   try {
-    return new BlockReader(text, maxDepth).document(pick);
+    return new BlockReader(text, maxDepth, options.uniqueKeys === true).document(pick);
   } catch (err) {
     if (err instanceof OutsideSubset || err instanceof RangeError) return OUTSIDE_SUBSET;
     throw err;
@@ -56,10 +64,13 @@ class BlockReader {
   /** Column where the current line's content starts (after indentation or a consumed `- `). */
   private col = 0;
   private depth = 0;
+  /** Values named by `&anchor` so far. */
+  private anchors: Map<string, unknown> | undefined;
 
   constructor(
     private readonly text: string,
     private readonly maxDepth: number,
+    private readonly uniqueKeys: boolean,
   ) {
     this.setLine(0);
   }
@@ -126,21 +137,16 @@ class BlockReader {
     while (this.skipBlank() && this.col === indent && isSequenceEntry(this.content())) {
       const rest = this.content().slice(1);
       const spaces = rest.length - rest.trimStart().length;
-      if (rest.trim() === '' || rest.trimStart().startsWith('#')) {
-        this.nextLine();
-        items.push(this.blockValue(indent, false, pick));
-        continue;
-      }
       const itemCol = indent + 1 + spaces;
-      const body = rest.slice(spaces);
+      const body = rest.slice(spaces).trimEnd();
       if (isSequenceEntry(body)) fail();
-      if (entryKeyEnd(body) >= 0) {
+      if (body !== '' && !isFlowStart(body) && !isNodeProperty(body) && entryKeyEnd(body) >= 0) {
         this.col = itemCol;
         if (++this.depth > this.maxDepth) fail();
         items.push(this.mapping(itemCol, pick));
         this.depth--;
       } else {
-        items.push(this.inlineValue(body, indent, itemCol));
+        items.push(this.valueAfter(body, indent, itemCol, false, pick));
       }
     }
     if (!this.atEnd() && this.col > indent && this.skipBlank()) fail();
@@ -161,16 +167,40 @@ class BlockReader {
         this.stepOver(rest, indent, this.col + line.length - rest.length);
         continue;
       }
-      let value: unknown;
-      if (rest === '' || rest.startsWith('#')) {
-        this.nextLine();
-        value = this.blockValue(indent, true, inner === true ? undefined : inner);
-      } else {
-        value = this.inlineValue(rest, indent, this.col + line.length - rest.length);
-      }
+      const value = this.valueAfter(rest, indent, this.col + line.length - rest.length, true, inner === true ? undefined : inner);
+      if (this.uniqueKeys && Object.hasOwn(object, key)) fail();
       setProperty(object, key, value);
     }
     return object;
+  }
+
+  /**
+   * The value after `key:` or `- ` (`rest`, starting at `column`): an `&anchor` first names it
+   * for later `*alias`es (which give the same value, as js-yaml's do); then the value on this
+   * line, or (nothing after) the block on the lines after.
+   */
+  private valueAfter(rest: string, parentIndent: number, column: number, sequenceMayShareIndent: boolean, pick: Pick | undefined): unknown {
+    let anchor: string | undefined;
+    if (rest[0] === '&') {
+      const property = /^&([^\s,[\]{}]+)(?: +|$)/.exec(rest) ?? fail();
+      anchor = property[1]!;
+      column += property[0].length;
+      rest = rest.slice(property[0].length);
+    }
+    let value: unknown;
+    if (rest === '' || rest.startsWith('#')) {
+      this.nextLine();
+      value = this.blockValue(parentIndent, sequenceMayShareIndent, pick);
+    } else if (rest[0] === '*') {
+      const name = stripComment(rest).slice(1);
+      if (!/^[^\s,[\]{}]+$/.test(name) || !this.anchors?.has(name)) fail();
+      value = this.anchors.get(name);
+      this.nextLine();
+    } else {
+      value = this.inlineValue(rest, parentIndent, column);
+    }
+    if (anchor !== undefined) (this.anchors ??= new Map()).set(anchor, value);
+    return value;
   }
 
   /** A value on the lines after `key:` or `-`: a nested block, or null. */
@@ -203,10 +233,11 @@ class BlockReader {
   private inlineValue(text: string, parentIndent: number, column: number): unknown {
     const first = text[0]!;
     if (first === '"' || first === "'") return this.quoted(first, column);
-    if (first === '|') return this.literal(text, parentIndent);
-    if (text === '[]' || text === '{}' || text.startsWith('[] #') || text.startsWith('{} #')) {
+    if (first === '|' || first === '>') return this.blockScalar(text, parentIndent);
+    if (isFlowStart(text)) {
+      const value = flowCollection(text, this.uniqueKeys);
       this.nextLine();
-      return text[0] === '[' ? [] : {};
+      return value;
     }
     if (startsWithIndicator(text) || text.startsWith('- ') || text === '-') fail();
     return this.plain(text, parentIndent);
@@ -304,10 +335,15 @@ class BlockReader {
     return out;
   }
 
-  /** `|`, `|-` or `|+` literal block scalar. */
-  private literal(header: string, parentIndent: number): string {
+  /**
+   * A `|` (literal) or `>` (folded) block scalar, with `-` or `+` chomping. A folded scalar's
+   * lines are joined by a space, and by a line break per blank line between them; one with a
+   * more-indented line (kept as written there) is left to js-yaml.
+   */
+  private blockScalar(header: string, parentIndent: number): string {
     const indicator = stripComment(header);
-    if (indicator !== '|' && indicator !== '|-' && indicator !== '|+') fail();
+    if (!/^[|>][-+]?$/.test(indicator)) fail();
+    const folded = indicator[0] === '>';
     const chomp = indicator[1];
     this.nextLine();
     const lines: string[] = [];
@@ -318,6 +354,7 @@ class BlockReader {
       if (contentIndent < 0) {
         if (blank) {
           if (this.col > parentIndent + 1) fail(); // leading blank lines longer than the indentation: leave to js-yaml
+          if (folded) fail(); // leading blank lines of a folded scalar: leave to js-yaml
           lines.push('');
           if (!this.nextLine()) break;
           continue;
@@ -325,14 +362,16 @@ class BlockReader {
         if (this.col <= parentIndent) break;
         contentIndent = this.col;
       }
-      if (blank) lines.push(this.text.slice(this.pos + Math.min(contentIndent, lineLength), this.end));
-      else if (this.col < contentIndent) break;
+      if (blank) {
+        if (folded && lineLength > contentIndent) fail(); // spaces past the indentation: content js-yaml folds its own way
+        lines.push(this.text.slice(this.pos + Math.min(contentIndent, lineLength), this.end));
+      } else if (this.col < contentIndent) break;
       else lines.push(this.text.slice(this.pos + contentIndent, this.end));
       if (!this.nextLine()) break;
     }
     let last = lines.length;
     while (last > 0 && lines[last - 1] === '') last--;
-    const body = lines.slice(0, last).join('\n');
+    const body = folded ? fold(lines.slice(0, last)) : lines.slice(0, last).join('\n');
     if (chomp === '-') return body;
     if (chomp === '+') return body + '\n'.repeat(lines.length - last + (last > 0 ? 1 : 0));
     return last > 0 ? body + '\n' : '';
@@ -341,6 +380,158 @@ class BlockReader {
 
 function fail(): never {
   throw new OutsideSubset();
+}
+
+/**
+ * A folded scalar's lines (past its indentation), as js-yaml folds them: two lines are joined
+ * by a space, or by a break per blank line between; a more-indented line keeps its breaks.
+ */
+function fold(lines: readonly string[]): string {
+  let out = '';
+  let blanks = 0;
+  let read = false;
+  let moreIndented = false;
+  for (const line of lines) {
+    if (line === '') {
+      blanks++;
+      continue;
+    }
+    if (line.charCodeAt(0) === SPACE) {
+      out += '\n'.repeat(read ? 1 + blanks : blanks);
+      moreIndented = true;
+    } else if (moreIndented) {
+      out += '\n'.repeat(blanks + 1);
+      moreIndented = false;
+    } else if (blanks > 0) out += '\n'.repeat(blanks);
+    else if (read) out += ' ';
+    out += line;
+    read = true;
+    blanks = 0;
+  }
+  return out;
+}
+
+/** An anchor or an alias (`&name`, `*name`) where a value starts. */
+function isNodeProperty(text: string): boolean {
+  return text[0] === '&' || text[0] === '*';
+}
+
+function isFlowStart(text: string): boolean {
+  return text[0] === '[' || text[0] === '{';
+}
+
+/**
+ * A flow collection written whole on its line (`[a, 'b']`, `{ key: value }`, nested), then
+ * only spaces or a comment. Plain scalars resolve as in block context; a collection over
+ * several lines, an empty entry, `? ` keys or a key without a value are left to js-yaml.
+ */
+function flowCollection(line: string, uniqueKeys: boolean): unknown {
+  const reader = new FlowReader(line, uniqueKeys);
+  const value = reader.collection();
+  reader.skipSpaces();
+  const tail = line.slice(reader.at);
+  if (tail !== '' && !(tail.startsWith('#') && line[reader.at - 1] === ' ')) fail();
+  return value;
+}
+
+class FlowReader {
+  at = 0;
+
+  constructor(
+    private readonly line: string,
+    private readonly uniqueKeys: boolean,
+  ) {}
+
+  skipSpaces(): void {
+    while (this.line.charCodeAt(this.at) === SPACE) this.at++;
+  }
+
+  collection(): unknown[] | Record<string, unknown> {
+    const open = this.line[this.at++];
+    const close = open === '[' ? ']' : '}';
+    const sequence: unknown[] = [];
+    const mapping: Record<string, unknown> = {};
+    for (;;) {
+      this.skipSpaces();
+      if (this.line[this.at] === close) {
+        this.at++;
+        return open === '[' ? sequence : mapping;
+      }
+      if (open === '[') sequence.push(this.value());
+      else {
+        const key = this.key();
+        if (this.uniqueKeys && Object.hasOwn(mapping, key)) fail();
+        setProperty(mapping, key, this.value());
+      }
+      this.skipSpaces();
+      const next = this.line[this.at];
+      if (next === ',') this.at++;
+      else if (next !== close) fail();
+    }
+  }
+
+  /** A mapping key and its `: ` (the value follows). */
+  private key(): string {
+    const first = this.line[this.at];
+    const key = first === '"' || first === "'" ? this.quoted() : String(this.plain(true));
+    if (this.line[this.at] !== ':' || this.line.charCodeAt(this.at + 1) !== SPACE) fail();
+    this.at += 2;
+    return key;
+  }
+
+  private value(): unknown {
+    this.skipSpaces();
+    const first = this.line[this.at];
+    if (first === '[' || first === '{') return this.collection();
+    if (first === '"' || first === "'") return this.quoted();
+    return this.plain(false);
+  }
+
+  /** A plain scalar, up to a flow indicator (and for a key, its `: `). */
+  private plain(isKey: boolean): unknown {
+    const start = this.at;
+    const line = this.line;
+    while (this.at < line.length) {
+      const c = line[this.at]!;
+      if (c === ',' || c === '[' || c === ']' || c === '{' || c === '}') break;
+      if (c === ':' && (this.at + 1 === line.length || line[this.at + 1] === ' ' || isKey)) break;
+      if (c === '#' && line[this.at - 1] === ' ') fail();
+      this.at++;
+    }
+    const text = line.slice(start, this.at).trimEnd();
+    if (text === '' || startsWithIndicator(text) || text.startsWith('- ') || text === '-') fail();
+    return resolvePlain(text);
+  }
+
+  /** A quoted scalar closed on this line. */
+  private quoted(): string {
+    const line = this.line;
+    const quote = line[this.at]!;
+    let i = this.at + 1;
+    let out = '';
+    for (;;) {
+      if (i >= line.length) fail();
+      const c = line[i]!;
+      if (c === quote) {
+        if (quote === "'" && line[i + 1] === "'") {
+          out += "'";
+          i += 2;
+          continue;
+        }
+        break;
+      }
+      if (quote === '"' && c === '\\') {
+        const [decoded, length] = unescape(line, i + 1);
+        out += decoded;
+        i += 1 + length;
+        continue;
+      }
+      out += c;
+      i++;
+    }
+    this.at = i + 1;
+    return out;
+  }
 }
 
 function isSequenceEntry(line: string): boolean {

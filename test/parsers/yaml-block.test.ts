@@ -64,10 +64,46 @@ describe('parseBlockYaml', () => {
   });
 
   it.each([
-    ['an anchor and alias', 'a: &x 1\nb: *x\n'],
+    ['anchors and aliases', 'a: &x 1\nb: *x\nc: &m\n  k: v\nd: *m\ne:\n  - &s [1, two]\n  - *s # again\n  - &f >-\n    folded\n  - *f\n'],
+    ['one-line flow collections', "a: [1, 2]\nb: { c: 'x, y', d: [\"q\\u00e9\", null, true] } # note\nc:\n  - { namespace: ns, container: c }\n  - []\nd: [a:b, http://x/y, 'it''s']\ne: [1, 2, ]\n"],
+    ['folded scalars', 'a: >\n  x\n  y\n\n  z\nb: >-\n  one\n    more indented\n  two\n\n\n  three\nc: >+\n  kept\n\nd: >-\n  first\n\n    deeper\n  last\n'],
+  ])('reads %s as js-yaml does', (_name, text) => {
+    const parsed = fast(text);
+    expect(parsed).not.toBe(OUTSIDE_SUBSET);
+    expect(parsed).toEqual(jsYaml(text));
+  });
+
+  it('gives an alias the anchored value itself, as js-yaml does', () => {
+    const parsed = fast('a: &m\n  k: v\nb: *m\n') as { a: object; b: object };
+    expect(parsed.b).toBe(parsed.a);
+  });
+
+  it('reads every rule file of the pack as js-yaml does', () => {
+    const files = fg.sync('rules/**/*.yaml', { ignore: ['**/*.fixtures/**'] });
+    expect(files.length).toBeGreaterThan(200);
+    for (const file of files) {
+      const text = readFileSync(file, 'utf8');
+      const parsed = parseBlockYaml(text, 64, undefined, { uniqueKeys: true });
+      expect(parsed, file).not.toBe(OUTSIDE_SUBSET);
+      expect(parsed, file).toEqual(yaml.load(text, { schema: yaml.JSON_SCHEMA }));
+    }
+  });
+
+  it('with uniqueKeys, leaves a key written twice to js-yaml (which refuses it)', () => {
+    expect(parseBlockYaml('a: 1\na: 2\n', 64, undefined, { uniqueKeys: true })).toBe(OUTSIDE_SUBSET);
+    expect(parseBlockYaml('a: { b: 1, b: 2 }\n', 64, undefined, { uniqueKeys: true })).toBe(OUTSIDE_SUBSET);
+    expect(fast('a: 1\na: 2\n')).toEqual({ a: 2 });
+  });
+
+  it.each([
+    ['an alias of no anchor', 'a: *x\n'],
+    ['an anchored mapping on the item line', '- &x k: v\n'],
+    ['a flow collection over two lines', 'a: [1,\n  2]\n'],
+    ['an empty flow entry', 'a: [1, , 2]\n'],
+    ['a flow key without a value', 'a: { b }\n'],
+    ['a folded scalar opening with a blank line', 'a: >\n\n  x\n'],
+    ['an indentation indicator', 'a: >2\n   x\n'],
     ['a tag', 'a: !!str 1\n'],
-    ['a flow collection', 'a: [1, 2]\n'],
-    ['a folded scalar', 'a: >\n  x\n'],
     ['tabs', 'a:\n\tb: 1\n'],
     ['CRLF line ends', 'a: 1\r\nb: 2\r\n'],
     ['broken indentation', 'a:\n  b: 1\n c: 2\n'],
@@ -101,6 +137,21 @@ describe('parseBlockYaml', () => {
         return parsed === OUTSIDE_SUBSET || isDeepStrictEqual(parsed, jsYaml(text));
       }),
       { numRuns: 2000, seed: 20261121 },
+    );
+  });
+
+  it('agrees with js-yaml on whatever js-yaml writes with flow collections below the top', () => {
+    const scalar = fc.oneof(fc.string(), fc.integer(), fc.double({ noNaN: true }), fc.boolean(), fc.constant(null), fc.constantFrom('a, b', '[x]', '{y}', 'k: v', 'a:b', "it's", '"q"', ' # c', '&a', '*b', ''));
+    const tree = fc.letrec((tie) => ({
+      node: fc.oneof({ depthSize: 'small' }, scalar, fc.array(tie('node'), { maxLength: 4 }), fc.dictionary(fc.string({ minLength: 1 }), tie('node'), { maxKeys: 4 })),
+    })).node;
+    fc.assert(
+      fc.property(fc.dictionary(fc.string({ minLength: 1 }), tree, { minKeys: 1, maxKeys: 5 }), (doc) => {
+        const text = yaml.dump(doc, { schema: yaml.JSON_SCHEMA, flowLevel: 1, lineWidth: -1, noRefs: true });
+        const parsed = fast(text);
+        return parsed === OUTSIDE_SUBSET || isDeepStrictEqual(parsed, jsYaml(text));
+      }),
+      { numRuns: 2000, seed: 20261130 },
     );
   });
 
