@@ -13,6 +13,7 @@
  * js-yaml's JSON schema does (its own type resolvers are used).
  */
 import yaml from 'js-yaml';
+import { detachString } from '../core/detach.js';
 
 export const OUTSIDE_SUBSET: unique symbol = Symbol('outside the block-YAML subset');
 
@@ -20,8 +21,9 @@ class OutsideSubset extends Error {}
 
 /** js-yaml 4 exports its scalar types; the bundled typings do not declare them. */
 const { types } = yaml as unknown as { types: Record<'null' | 'bool' | 'int' | 'float', yaml.Type> };
-/** The JSON schema's implicit scalar types, in js-yaml's order. */
-const IMPLICIT_TYPES = [types.null, types.bool, types.int, types.float];
+/** The JSON schema's implicit scalar types, in js-yaml's order: those spelt as words, those as numbers. */
+const WORD_TYPES = [types.null, types.bool];
+const NUMBER_TYPES = [types.int, types.float];
 /** First characters a plain scalar may not start with (YAML indicators this reader does not handle). */
 const INDICATORS = new Set(['?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '%', '@', '`']);
 const SPACE = 32;
@@ -346,8 +348,11 @@ class BlockReader {
     const folded = indicator[0] === '>';
     const chomp = indicator[1];
     this.nextLine();
-    const lines: string[] = [];
+    let leadingBlanks = 0;
     let contentIndent = -1;
+    // The lines from the first with content to the last taken, cut from the text at once.
+    let regionStart = 0;
+    let regionEnd = 0;
     while (!this.atEnd()) {
       const lineLength = this.end - this.pos;
       const blank = this.col === lineLength;
@@ -355,27 +360,42 @@ class BlockReader {
         if (blank) {
           if (this.col > parentIndent + 1) fail(); // leading blank lines longer than the indentation: leave to js-yaml
           if (folded) fail(); // leading blank lines of a folded scalar: leave to js-yaml
-          lines.push('');
+          leadingBlanks++;
           if (!this.nextLine()) break;
           continue;
         }
         if (this.col <= parentIndent) break;
         contentIndent = this.col;
+        regionStart = this.pos;
       }
       if (blank) {
         if (folded && lineLength > contentIndent) fail(); // spaces past the indentation: content js-yaml folds its own way
-        lines.push(this.text.slice(this.pos + Math.min(contentIndent, lineLength), this.end));
       } else if (this.col < contentIndent) break;
-      else lines.push(this.text.slice(this.pos + contentIndent, this.end));
+      regionEnd = this.end;
       if (!this.nextLine()) break;
     }
-    let last = lines.length;
-    while (last > 0 && lines[last - 1] === '') last--;
-    const body = folded ? fold(lines.slice(0, last)) : lines.slice(0, last).join('\n');
+    if (contentIndent < 0) return chomp === '+' ? '\n'.repeat(leadingBlanks) : '';
+    // Each line without its indentation (a blank line: without the spaces it has), joined by breaks.
+    const joined = '\n'.repeat(leadingBlanks) + dedent(this.text.slice(regionStart, regionEnd), contentIndent);
+    // Empty lines at the end are the chomping's (a line of spaces past the indentation is content).
+    let contentEnd = joined.length;
+    while (joined.charCodeAt(contentEnd - 1) === NEWLINE) contentEnd--;
+    const trailingBreaks = joined.length - contentEnd;
+    const body = folded ? fold(joined.slice(0, contentEnd).split('\n')) : joined.slice(0, contentEnd);
     if (chomp === '-') return body;
-    if (chomp === '+') return body + '\n'.repeat(lines.length - last + (last > 0 ? 1 : 0));
-    return last > 0 ? body + '\n' : '';
+    if (chomp === '+') return body + '\n'.repeat(trailingBreaks + 1);
+    return body + '\n';
   }
+}
+
+const DEDENTS = new Map<number, RegExp>();
+
+/** Lines without their first `indent` spaces (fewer where a line has fewer). */
+function dedent(text: string, indent: number): string {
+  if (indent === 0) return text;
+  let pattern = DEDENTS.get(indent);
+  if (!pattern) DEDENTS.set(indent, (pattern = new RegExp(`^ {0,${indent}}`, 'gm')));
+  return text.replace(pattern, '');
 }
 
 function fail(): never {
@@ -560,7 +580,8 @@ function entryKeyEnd(line: string): number {
   const colon = line.indexOf(': ');
   const end = colon >= 0 ? colon : line.endsWith(':') ? line.length - 1 : -1;
   if (end <= 0) return -1;
-  if (startsWithIndicator(line) || line.slice(0, end).includes(' #')) fail();
+  const comment = line.indexOf(' #');
+  if (startsWithIndicator(line) || (comment >= 0 && comment + 2 <= end)) fail();
   return end;
 }
 
@@ -577,7 +598,23 @@ function isEscaped(line: string, at: number): boolean {
   return slashes % 2 === 1;
 }
 
+/**
+ * Keys by their text as written: a file repeats a few hundred keys thousands of times, and one
+ * met before is not resolved again (a tenth of the parse of an events or pods List).
+ */
+const KEYS = new Map<string, string>();
+const MAX_KEYS = 4096;
+
 function keyText(raw: string): string {
+  const known = KEYS.get(raw);
+  if (known !== undefined) return known;
+  const key = resolveKey(raw);
+  // Kept past this file: copies, not views into its text.
+  if (KEYS.size < MAX_KEYS) KEYS.set(detachString(raw), detachString(key));
+  return key;
+}
+
+function resolveKey(raw: string): string {
   const first = raw[0];
   if (first === "'") return raw.slice(1, -1).replaceAll("''", "'");
   if (first === '"') return unescapeAll(raw.slice(1, -1));
@@ -596,10 +633,15 @@ function stripComment(text: string): string {
 
 function resolvePlain(text: string): unknown {
   const c = text.charCodeAt(0);
-  // Only these first characters can start a null, bool, int or float (JSON schema).
-  const candidate = text === '' || c === 126 /* ~ */ || c === 43 || c === 45 || c === 46 || (c >= 48 && c <= 57) || 'nNtTfF'.includes(text[0]!);
-  if (candidate) {
-    for (const type of IMPLICIT_TYPES) if (type.resolve(text)) return type.construct(text);
+  // Only `~` and these letters can start a null or a bool; only a sign, a dot or a digit an int or a float (JSON schema).
+  const types =
+    c === 126 /* ~ */ || c === 110 /* n */ || c === 78 /* N */ || c === 116 /* t */ || c === 84 /* T */ || c === 102 /* f */ || c === 70 /* F */
+      ? WORD_TYPES
+      : c === 43 /* + */ || c === 45 /* - */ || c === 46 /* . */ || (c >= 48 && c <= 57)
+        ? NUMBER_TYPES
+        : undefined;
+  if (types) {
+    for (const type of types) if (type.resolve(text)) return type.construct(text);
   }
   return text;
 }
