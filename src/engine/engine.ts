@@ -43,6 +43,33 @@ function detached(item: Held): Held {
   return { ...copy, data: object };
 }
 
+/** An event's fields the event signals read, taken once for all of them; its evidence text made when one holds it. */
+class EventView {
+  readonly reason: string;
+  readonly message: string;
+  readonly involved: Record<string, unknown>;
+  readonly namespace: string | undefined;
+  readonly kind: string;
+  readonly objectName: string;
+  private held: { key: string; time: number | undefined; prefix: string; text: string } | undefined;
+
+  constructor(readonly event: K8sObject) {
+    this.reason = stringField(event, 'reason');
+    this.message = stringField(event, 'message') || stringField(event, 'note');
+    this.involved = (event['involvedObject'] ?? event['regarding'] ?? {}) as Record<string, unknown>;
+    this.namespace = event.metadata?.namespace ?? (this.involved['namespace'] as string | undefined);
+    this.kind = String(this.involved['kind'] ?? '');
+    this.objectName = String(this.involved['name'] ?? '');
+  }
+
+  evidence(): { key: string; time: number | undefined; prefix: string; text: string } {
+    if (this.held) return this.held;
+    const count = typeof this.event['count'] === 'number' ? ` (x${this.event['count']})` : '';
+    const prefix = `${this.reason} ${this.kind}/${this.objectName}${count}: `;
+    return (this.held = { key: identityKey(this.event), time: eventTimes(this.event).last, prefix, text: clip(prefix + this.message) });
+  }
+}
+
 /** Longest evidence text kept (a log line can be much longer). */
 const MAX_EVIDENCE_TEXT = 2000;
 
@@ -331,11 +358,13 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     };
     if (events) {
       const candidates = this.eventStatesByReason.get(stringField(object, 'reason')) ?? this.eventStatesAnyReason;
-      // Signals that share a message regex share its run on the event, as log lines do.
+      // Signals that share a message regex share its run on the event, as log lines do, and all
+      // of them its fields and its evidence text.
       const runs = new Map<RegExp, RegExpExecArray | null>();
+      const view = candidates.length > 0 ? new EventView(object) : undefined;
       for (const state of candidates) {
         const started = costs?.now();
-        this.matchEvent(state, object, entry, place, holds, runs);
+        this.matchEvent(state, view!, entry, place, holds, runs);
         if (started !== undefined) costs!.charge(state.rule.id, started);
       }
     }
@@ -380,20 +409,17 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
 
   private matchEvent(
     state: SignalState,
-    event: K8sObject,
+    view: EventView,
     entry: ClassifiedEntry,
     place: ObjectPlace,
     holds: (where: CelProgram) => boolean,
     runs: Map<RegExp, RegExpExecArray | null>,
   ): void {
     const signal = state.signal as EventSignal;
-    const reason = stringField(event, 'reason');
-    const message = stringField(event, 'message') || stringField(event, 'note');
-    const involved = (event['involvedObject'] ?? event['regarding'] ?? {}) as Record<string, unknown>;
-    const namespace = event.metadata?.namespace ?? (involved['namespace'] as string | undefined);
+    const { event, reason, message, involved, namespace, kind, objectName } = view;
     if (signal.namespace !== undefined && namespace !== signal.namespace) return;
     if (signal.involvedKind !== undefined && involved['kind'] !== signal.involvedKind) return;
-    const named = signal.involvedName?.exec(String(involved['name'] ?? ''));
+    const named = signal.involvedName?.exec(objectName);
     if (named === null) return;
     if (signal.literal && !message.includes(signal.literal)) return;
     if (signal.reason && !signal.reason.test(reason)) return;
@@ -405,20 +431,17 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     }
     if (signal.countAbove !== undefined && eventCount(event) <= signal.countAbove) return;
     if (signal.where && !holds(signal.where)) return;
-    const time = eventTimes(event).last;
-    const objectName = String(involved['name'] ?? '');
-    const count = typeof event['count'] === 'number' ? ` (x${event['count']})` : '';
-    const prefix = `${reason} ${String(involved['kind'] ?? '')}/${objectName}${count}: `;
-    this.hold(state, identityKey(event), {
+    const { key, time, prefix, text } = view.evidence();
+    this.hold(state, key, {
       signal: signal.name,
       file: entry.path,
       line: place.line,
       time,
-      text: clip(prefix + message),
+      text,
       match: match ? [prefix.length + match.index, prefix.length + match.index + match[0].length] : undefined,
-      captures: { reason, namespace: namespace ?? '', name: objectName, kind: String(involved['kind'] ?? ''), ...definedGroups(named), ...(match?.groups ?? {}) },
+      captures: { reason, namespace: namespace ?? '', name: objectName, kind, ...definedGroups(named), ...(match?.groups ?? {}) },
       // The involved object's own namespace: an event about a Node is recorded in `default`, and the Node has none.
-      object: { kind: String(involved['kind'] ?? ''), namespace: involved['namespace'] as string | undefined, name: objectName },
+      object: { kind, namespace: involved['namespace'] as string | undefined, name: objectName },
       data: event,
     });
   }

@@ -219,7 +219,7 @@ export function loadRuleText(
     source === undefined ? undefined : compile(path, () => (deferCompile || (trustPackTexts && isPackTemplate(source)) ? deferredTemplate : compileTemplate)(source));
   const regex = (path: string[], source: string | undefined, flags = ''): RegExp | undefined => {
     if (source === undefined) return undefined;
-    const unsafe = checkedAtBuild ? undefined : unsafeRegexReason(source, flags);
+    const unsafe = checkedAtBuild ? undefined : regexVerdict(source, flags);
     if (unsafe) {
       at(path, `regex ${unsafe}`);
       return undefined;
@@ -465,6 +465,15 @@ function compiledRegex(source: string, flags: string): RegExp {
   let regex = regexes.get(key);
   if (!regex) regexes.set(key, (regex = new RegExp(source, flags)));
   return regex;
+}
+
+/** Why a regex is refused (or undefined), by source and flags: a regex is checked once, however many rules write it. */
+const regexVerdicts = new Map<string, string | undefined>();
+
+function regexVerdict(source: string, flags: string): string | undefined {
+  const key = `${flags}/${source}`;
+  if (!regexVerdicts.has(key)) regexVerdicts.set(key, unsafeRegexReason(source, flags));
+  return regexVerdicts.get(key);
 }
 
 const selectorLists = new Map<string, readonly LogSelector[]>();

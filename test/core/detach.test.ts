@@ -16,7 +16,7 @@ import { walk } from '../../src/ingest/walk.js';
 import { Problems } from '../../src/core/problems.js';
 import { loadRules } from '../../src/engine/load.js';
 import { DEFAULT_LIMITS } from '../../src/core/limits.js';
-import { detachString } from '../../src/core/detach.js';
+import { detachData, detachString } from '../../src/core/detach.js';
 import { MG_MINI, tempDir } from '../helpers/archives.js';
 
 const RISKS_COMPLETE = new URL('../fixtures/risks-complete', import.meta.url).pathname;
@@ -71,6 +71,23 @@ describe('what an analysis keeps', () => {
     const text = `${'a'.repeat(50)}${randomUUID()}`.slice(10);
     expect(detachString(text)).toBe(text);
     expect(detachString('short')).toBe('short');
+  });
+
+  it('detachData copies plain data whole: equal, no object shared, an own __proto__ key kept as data, a Map or a Date copied as structuredClone copies it', () => {
+    const parent = `${'p'.repeat(40)}${randomUUID()}`;
+    const own = JSON.parse('{"__proto__": {"polluted": true}}') as object;
+    const data = { text: parent.slice(5), n: 1, none: null, absent: undefined, list: [1, 'two', { deep: [true] }], own, map: new Map([['k', 'v']]), when: new Date(0) };
+    const copy = detachData(data);
+    expect(copy).toEqual(data);
+    expect(copy.list).not.toBe(data.list);
+    expect(copy.list[2]).not.toBe(data.list[2]);
+    expect(Object.keys(copy)).toEqual(Object.keys(data));
+    expect(Object.getPrototypeOf(copy.own)).toBe(Object.prototype);
+    expect(Object.keys(copy.own)).toEqual(['__proto__']);
+    expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
+    expect(copy.map).toBeInstanceOf(Map);
+    expect(copy.map).not.toBe(data.map);
+    expect(copy.when.getTime()).toBe(0);
   });
 
   it('keeps no parsed events file alive: the timeline groups and the evidence hold copies', async () => {
