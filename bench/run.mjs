@@ -14,6 +14,7 @@ import { logPatterns } from './patterns.mjs';
 
 const CLI = join(REPO, 'dist', 'cli', 'main.js');
 const USAGE = join(REPO, 'bench', 'usage.mjs');
+const READ_FLOOR = join(REPO, 'bench', 'read-floor.mjs');
 const MB = 1e6;
 const CLONES = 10;
 
@@ -221,6 +222,8 @@ function repetition(setup, rep, runs, check) {
   const record = (name, value) => value !== undefined && (runs[name] ??= []).push(value);
   const steps = [
     () => record('decompress', timed(`${decompressor} ${quote(archive)} > /dev/null`)),
+    // mgsift's reading of the container alone (nothing parsed): the floor no parser or rule can lower.
+    () => record('readFloor', timed(`node ${quote(READ_FLOOR)} ${quote(archive)} > /dev/null`)),
     () => {
       const tree = join(work, 'tree');
       rmSync(tree, { recursive: true, force: true });
@@ -323,6 +326,8 @@ function ratios(m, format) {
   const r = (a, b) => (m[a] !== undefined && m[b] ? m[a] / m[b] : undefined);
   return {
     mgsiftPerDecompress: r('mgsift', 'decompress'),
+    readFloorPerDecompress: r('readFloor', 'decompress'),
+    mgsiftPerReadFloor: r('mgsift', 'readFloor'),
     mgsiftPerTarGrep: r('mgsift', 'tarGrep'),
     mgsiftPerTarRg: r('mgsift', 'tarRg'),
     mgsiftPerPipeRg: r('mgsift', 'pipeRg'),
@@ -389,12 +394,14 @@ function printTable(results, targets) {
   }
   lines.push('');
   lines.push('medians in seconds (MB/s of uncompressed content)');
-  const cols = ['decompress', 'extract', 'grep', 'rg', 'tarGrep', 'tarRg', 'pipeRg', 'mgsift', 'mgsift10'];
+  const cols = ['decompress', 'readFloor', 'extract', 'grep', 'rg', 'tarGrep', 'tarRg', 'pipeRg', 'mgsift', 'mgsift10'];
   lines.push(['archive'.padEnd(18), ...cols.map((c) => c.padStart(15))].join(''));
   for (const r of results) {
     const cells = cols.map((c) => (r.medians[c] === undefined ? '—' : `${fmt(r.medians[c], 1)} (${Math.round(r.bytes / MB / r.medians[c])})`).padStart(15));
     lines.push([nameOf(r).padEnd(18), ...cells].join(''));
   }
+  lines.push('readFloor: mgsift reading the container and nothing else (bench/read-floor.mjs: decompression, tar framing, limits; no file parsed)');
+  lines.push('floor ÷ decompress, and mgsift ÷ floor (medians): ' + results.map((r) => `${nameOf(r)}: ${fmt(r.ratios.readFloorPerDecompress)}, ${fmt(r.ratios.mgsiftPerReadFloor)}`).join('; '));
   lines.push('');
   lines.push('mgsift CPU seconds, all threads (median): ' + results.map((r) => `${nameOf(r)}: ${fmt(r.medians.mgsiftCpu, 1)} (pack ×10 ${fmt(r.medians.mgsift10Cpu, 1)}; --update-risks ${fmt(r.medians.mgsiftRisksCpu, 1)})`).join('; '));
   for (const r of results) {

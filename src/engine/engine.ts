@@ -70,6 +70,29 @@ class EventView {
   }
 }
 
+/**
+ * What fact signals that share a `where` program or a summary template share for each fact item
+ * (every signal sees the same facts): its verdict, its text.
+ */
+interface FactItemViews {
+  verdicts: PairMemo<CelProgram, unknown, boolean>;
+  texts: PairMemo<Template, unknown, string>;
+}
+
+/** Values made once per pair of keys. */
+class PairMemo<A, B, V> {
+  private readonly byFirst = new Map<A, Map<B, V>>();
+
+  of(first: A, second: B, make: () => V): V {
+    let inner = this.byFirst.get(first);
+    if (!inner) this.byFirst.set(first, (inner = new Map()));
+    if (inner.has(second)) return inner.get(second)!;
+    const value = make();
+    inner.set(second, value);
+    return value;
+  }
+}
+
 /** Longest evidence text kept (a log line can be much longer). */
 const MAX_EVIDENCE_TEXT = 2000;
 
@@ -509,10 +532,11 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
   /** Evaluates facts, conditions and scopes, and builds findings. */
   finish(facts: EngineFacts): EngineResult {
     const costs = this.options.costs;
+    const factItems: FactItemViews = { verdicts: new PairMemo(), texts: new PairMemo() };
     for (const state of this.states) {
       if (state.signal.type === 'fact') {
         const started = costs?.now();
-        this.evaluateFact(state, facts);
+        this.evaluateFact(state, facts, factItems);
         if (started !== undefined) costs!.charge(state.rule.id, started);
       }
       else if (state.signal.type === 'resource' && state.signal.age) state.items = state.items.filter((item) => ageHolds((state.signal as ResourceSignal).age, item.time, facts.collectedAt));
@@ -640,16 +664,17 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     return findings;
   }
 
-  private evaluateFact(state: SignalState, facts: EngineFacts): void {
+  private evaluateFact(state: SignalState, facts: EngineFacts, shared: FactItemViews): void {
     const signal = state.signal as FactSignal;
     const value = factValue(facts, signal.fact);
     if (value === undefined) return;
     state.seen = true;
     const items = Array.isArray(value) ? value : [value];
     const context = { facts, cluster: facts.cluster ?? {} };
+    const { where, summary } = signal;
     for (const item of items) {
-      if (signal.where && !signal.where({ ...context, item })) continue;
-      const text = signal.summary ? safeRender(signal.summary, { ...context, item }) : summarize(item);
+      if (where && !shared.verdicts.of(where, item, () => where({ ...context, item }))) continue;
+      const text = summary ? shared.texts.of(summary, item, () => safeRender(summary, { ...context, item })) : summarize(item);
       this.hold(state, undefined, {
         signal: signal.name,
         file: factFile(facts, signal.fact, item),
@@ -871,6 +896,8 @@ type Holds = (ref: ObjectRef) => boolean;
 function heldObjects(states: readonly SignalState[], facts: EngineFacts): Holds {
   const kinds = new Set<string>();
   const objects = new Set<string>();
+  /** Facts whose items were added: several signals read one fact. */
+  const factsAdded = new Set<string>();
   const add = (ref: ObjectRef | undefined): void => {
     if (!ref) return;
     objects.add(objectKey(ref));
@@ -879,7 +906,8 @@ function heldObjects(states: readonly SignalState[], facts: EngineFacts): Holds 
   for (const state of states) {
     const signal = state.signal;
     if (signal.type === 'resource' && state.seen) for (const kind of signal.kinds) kinds.add(kind);
-    if (signal.type === 'fact') {
+    if (signal.type === 'fact' && !factsAdded.has(signal.fact)) {
+      factsAdded.add(signal.fact);
       const value = factValue(facts, signal.fact);
       for (const item of Array.isArray(value) ? value : [value]) add(objectOfItem(item));
     }
