@@ -418,16 +418,19 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     const captured = signal.match ? matchField(object, signal.match) : {};
     if (signal.match?.required && captured === undefined) return;
     const name = meta.name ?? '';
-    this.hold(state, identityKey(object), {
+    const time = signal.since ? earliestTime(fieldValues(object, signal.since)) : undefined;
+    // The summary is rendered only for an item kept: most copies of an object (a List and its own
+    // file, two image folders) and matches past maxEvidence are not.
+    this.holdMade(state, identityKey(object), time, () => ({
       signal: signal.name,
       file: entry.path,
       line: place.line,
-      time: signal.since ? earliestTime(fieldValues(object, signal.since)) : undefined,
+      time,
       text: signal.summary ? summary(signal.summary) : clip(`${kind} ${meta.namespace ? `${meta.namespace}/` : ''}${name}`),
       object: { kind, namespace: meta.namespace, name },
       captures: { ...captured, kind, name, namespace: meta.namespace ?? '' },
       data: object,
-    });
+    }));
   }
 
   private matchEvent(
@@ -495,17 +498,22 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
   }
 
   private hold(state: SignalState, key: string | undefined, item: Held): void {
+    this.holdMade(state, key, item.time, () => item);
+  }
+
+  /** Holds the item `make` makes, made only if it is kept; `time` dates it when it is dropped past the cap. */
+  private holdMade(state: SignalState, key: string | undefined, time: number | undefined, make: () => Held): void {
     if (this.taken) {
-      this.takeHeld(this.taken, state, key, item);
+      this.takeHeld(this.taken, state, key, make());
       return;
     }
     if (key !== undefined) {
       if (state.keys.has(key)) return;
       state.keys.add(detachString(key));
     }
-    if (state.items.length >= state.rule.maxEvidence) this.drop(state, 1, item.time);
+    if (state.items.length >= state.rule.maxEvidence) this.drop(state, 1, time);
     // Kept to the end of the run: it must not keep the file it was parsed from.
-    else state.items.push(detached(item));
+    else state.items.push(detached(make()));
   }
 
   private drop(state: SignalState, count: number, latest: number | undefined): void {
