@@ -176,8 +176,8 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
   private scanner: { entry: ClassifiedEntry; scanner: LogScanner } | undefined;
   /** The file being read's last lines, per `tail` signal. */
   private readonly tails = new Map<SignalState, Held[]>();
-  /** In a worker: what the current entry yields, with its unkeyed items per state. */
-  private taken: { held: EngineTaken['held']; unkeyed: Map<number, number> } | undefined;
+  /** In a worker: what the current entry yields, with its unkeyed items per state; the objects' keys sent per state, every entry so far. */
+  private taken: { held: EngineTaken['held']; unkeyed: Map<number, number>; sentKeys: Map<number, Set<string>> } | undefined;
 
   constructor(
     private readonly rules: readonly Rule[],
@@ -473,7 +473,7 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
   }
 
   keepEntriesApart(): void {
-    this.taken = { held: [], unkeyed: new Map() };
+    this.taken = { held: [], unkeyed: new Map(), sentKeys: new Map() };
   }
 
   takeEntry(): EngineTaken {
@@ -504,6 +504,15 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
   /** Holds the item `make` makes, made only if it is kept; `time` dates it when it is dropped past the cap. */
   private holdMade(state: SignalState, key: string | undefined, time: number | undefined, make: () => Held): void {
     if (this.taken) {
+      // An object this thread sent for the state before (another copy, in an earlier entry) is
+      // not sent again: the main thread keeps the first copy in archive order, and this thread's
+      // earlier entry comes first.
+      if (key !== undefined) {
+        let sent = this.taken.sentKeys.get(state.index);
+        if (!sent) this.taken.sentKeys.set(state.index, (sent = new Set()));
+        if (sent.has(key)) return;
+        sent.add(detachString(key));
+      }
       this.takeHeld(this.taken, state, key, make());
       return;
     }
