@@ -79,7 +79,9 @@ export interface TimelineSourcesCaps {
 /** What one object adds: an operator's or node's transitions, or one event's part of its group. */
 export type TimelineRecord =
   | { keep: 'operators' | 'nodes'; key: string; transitions: ConditionTransition[] }
-  | { event: EventFacts };
+  | { event: EventFacts }
+  /** From a worker thread: another copy of an event it sent before, told by its uid alone. */
+  | { copyOf: string };
 
 /** What one event brings to its group. */
 interface EventFacts {
@@ -103,6 +105,8 @@ export class TimelineSourcesCollector extends RecordingConsumer<TimelineRecord> 
   private readonly groups = new Map<string, EventGroup>();
   private readonly dropped = { operators: 0, nodes: 0, events: 0 };
   private readonly caps: TimelineSourcesCaps;
+  /** In a worker thread: the events sent so far, by uid. */
+  private readonly sentUids = new Set<string>();
 
   constructor(caps: Partial<TimelineSourcesCaps> = {}) {
     super();
@@ -122,14 +126,24 @@ export class TimelineSourcesCollector extends RecordingConsumer<TimelineRecord> 
     } else if (source === 'nodes' && object.kind === 'Node') {
       record = { keep: 'nodes', key: identityKey(object), transitions: conditionTransitions(object, (type) => type === 'Ready') };
     } else if (source === 'events' && object.kind === 'Event') {
-      record = { event: eventFacts(object) };
+      // A worker sends an event's facts once: the main thread folds the first copy in archive
+      // order (this thread's earlier entry), and of a later copy needs only the uid.
+      const uid = identityKey(object);
+      if (!this.apart) record = { event: eventFacts(object, uid) };
+      else if (this.sentUids.has(uid)) record = { copyOf: uid };
+      else {
+        this.sentUids.add(detachString(uid));
+        record = { event: eventFacts(object, uid) };
+      }
     }
     if (record) this.record(record);
   }
 
   protected add(record: TimelineRecord): void {
     if ('keep' in record) this.keep(record.keep, record.key, record.transitions);
-    else this.fold(record.event);
+    else if ('event' in record) this.fold(record.event);
+    // The first copy was folded, or dropped past a cap that still holds: this one is dropped as it was.
+    else if (!this.eventUids.has(record.copyOf)) this.dropped.events++;
   }
 
   sources(): TimelineSources {
@@ -180,7 +194,7 @@ export class TimelineSourcesCollector extends RecordingConsumer<TimelineRecord> 
   }
 }
 
-function eventFacts(event: K8sObject): EventFacts {
+function eventFacts(event: K8sObject, uid: string): EventFacts {
   const involved = recordAt(event, 'involvedObject') ?? recordAt(event, 'regarding');
   const namespace = event.metadata?.namespace ?? stringAt(involved, 'namespace');
   const kind = stringAt(involved, 'kind');
@@ -190,7 +204,7 @@ function eventFacts(event: K8sObject): EventFacts {
   const { first, last } = eventTimes(event);
   const message = stringAt(event, 'message') ?? stringAt(event, 'note');
   return {
-    uid: identityKey(event),
+    uid,
     group: JSON.stringify([namespace, kind, name, reason, type]),
     namespace,
     kind,

@@ -93,6 +93,11 @@ export abstract class RecordingConsumer<R> implements ParallelConsumer<R[]> {
 
   protected abstract add(record: R): void;
 
+  /** Whether this runs in a worker thread, its records held back for the main thread. */
+  protected get apart(): boolean {
+    return this.taken !== undefined;
+  }
+
   /** What an object yields: added now, or held back for the main thread. */
   protected record(record: R): void {
     if (this.taken) this.taken.push(record);
