@@ -137,6 +137,37 @@ describe('TimelineSourcesCollector', () => {
   });
 });
 
+describe('TimelineSourcesCollector in a worker thread', () => {
+  /** Events in entries (each a list of events), read on one collector, or in a worker's and merged into the main thread's. */
+  function read(entries: K8sObject[][], caps: { maxEvents: number; maxEventGroups: number }, inWorker: boolean): { sources: ReturnType<TimelineSourcesCollector['sources']>; sent: unknown[] } {
+    const main = new TimelineSourcesCollector({ maxConditionObjects: 10, ...caps });
+    const worker = new TimelineSourcesCollector({ maxConditionObjects: 10, ...caps });
+    if (inWorker) worker.keepEntriesApart();
+    const sent: unknown[] = [];
+    for (const objects of entries) {
+      for (const object of objects) (inWorker ? worker : main).object(object, entry('events', 'core'));
+      if (!inWorker) continue;
+      const taken = structuredClone(worker.takeEntry());
+      sent.push(...taken);
+      main.mergeEntry(taken);
+    }
+    return { sources: main.sources(), sent };
+  }
+
+  it('sends a copy of an event it sent before by its uid alone, and the merge equals reading on one thread, within and past the caps', () => {
+    const copy = (uid: string, reason: string): K8sObject => ({ ...event(uid, { eventTime: '2021-08-03T09:00:00Z', message: `${uid} ${reason}` }), reason });
+    // Three image folders' events: the same uids again (one with another message: the first copy wins).
+    const first = ['a', 'b', 'c', 'd', 'e'].map((uid, i) => copy(uid, `R${i % 3}`));
+    const entries = [first, [...first.slice(0, 3), copy('f', 'R0')], [copy('a', 'other'), copy('e', 'R1'), copy('g', 'R5')]];
+    for (const caps of [{ maxEvents: 100, maxEventGroups: 100 }, { maxEvents: 4, maxEventGroups: 100 }, { maxEvents: 100, maxEventGroups: 2 }]) {
+      const alone = read(entries, caps, false);
+      const merged = read(entries, caps, true);
+      expect(merged.sources, JSON.stringify(caps)).toEqual(alone.sources);
+      expect(merged.sent.filter((record) => typeof record === 'object' && record !== null && 'copyOf' in record)).toHaveLength(5);
+    }
+  });
+});
+
 describe('timeline sources of the real trimmed must-gather', () => {
   it('reads operator transitions, node readiness and event groups in the analysis pass', async () => {
     const analysis = await analyzeInput(mgMiniWithNodes(), { limits: DEFAULT_LIMITS });
