@@ -379,15 +379,15 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
       if (text === undefined) summaries.set(template, (text = clip(safeRender(template, { object }))));
       return text;
     };
-    if (events) {
-      const candidates = this.eventStatesByReason.get(stringField(object, 'reason')) ?? this.eventStatesAnyReason;
+    const candidates = events ? (this.eventStatesByReason.get(stringField(object, 'reason')) ?? this.eventStatesAnyReason) : [];
+    if (candidates.length > 0) {
       // Signals that share a message regex share its run on the event, as log lines do, and all
       // of them its fields and its evidence text.
       const runs = new Map<RegExp, RegExpExecArray | null>();
-      const view = candidates.length > 0 ? new EventView(object) : undefined;
+      const view = new EventView(object);
       for (const state of candidates) {
         const started = costs?.now();
-        this.matchEvent(state, view!, entry, place, holds, runs);
+        this.matchEvent(state, view, entry, place, holds, runs);
         if (started !== undefined) costs!.charge(state.rule.id, started);
       }
     }
