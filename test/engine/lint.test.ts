@@ -35,6 +35,10 @@ describe('rule loading and lint issues', () => {
     expect(issues).toHaveLength(1);
     expect(issues[0]!.line, JSON.stringify(issues)).toBe(10);
     expect(issues[0]!.reason).toMatch(/backtrack/);
+    // The verdict on a regex is remembered by its text: a second rule writing it is refused as well.
+    const again = loadRuleText('redos-again.yaml', GOOD.replace('id: demo', 'id: demo-again').replace("'boom (?<what>\\w+)'", () => "'(a+)+$'"), false);
+    expect(again.rule).toBeUndefined();
+    expect(again.issues.map((i) => i.reason)).toEqual([issues[0]!.reason]);
   });
 
   it('refuses a template that does not compile and a condition naming an unknown signal', () => {

@@ -10,8 +10,8 @@ const RULES = fileURLToPath(new URL('../../rules/', import.meta.url));
 const ALERTS = join(RULES, 'monitoring/cluster-alert-firing.fixtures/fires-three-alerting-rules/input');
 
 /** A rule over the `alerts` fact: every firing alert of any severity, grouped by `per` when given. */
-function alertRule(per: string | undefined, extra = ''): Rule {
-  const text = `id: per-demo
+function alertRule(per: string | undefined, extra = '', id = 'per-demo'): Rule {
+  const text = `id: ${id}
 title: Per demo
 severity: warning
 status: experimental
@@ -27,7 +27,7 @@ severityWhen:
   - { condition: critical, severity: critical }
 ${extra}message: "{{evidence.length}} x {{signals.other.count}}"
 `;
-  const { rule, issues } = loadRuleText('per-demo.yaml', text, false);
+  const { rule, issues } = loadRuleText(`${id}.yaml`, text, false);
   expect(issues).toEqual([]);
   return rule!;
 }
@@ -49,6 +49,13 @@ describe('rule field per', () => {
     expect(down.references).toEqual(['https://github.com/openshift/runbooks/blob/master/alerts/cluster-monitoring-operator/ClusterOperatorDown.md', 'https://example.com/static']);
     expect(down.evidence[0]!.object).toEqual({ kind: 'ClusterOperator', name: 'authentication' });
     expect(findings.find((f) => f.key === 'Watchdog')!.references).toEqual(['https://example.com/static']);
+  });
+
+  it('two rules with the same fact signals each get all their evidence (a where and a summary run once per item for both)', async () => {
+    const analysis = await analyzeInput(ALERTS, { limits: DEFAULT_LIMITS, rules: [alertRule(undefined), alertRule(undefined, '', 'per-demo-copy')] });
+    const findings = analysis.result!.findings;
+    expect(findings.map((f) => `${f.ruleId} ${f.message}`)).toEqual(['per-demo 6 x 5', 'per-demo-copy 6 x 5']);
+    expect(findings[1]!.evidence.map((e) => e.text)).toEqual(findings[0]!.evidence.map((e) => e.text));
   });
 
   it('without per, or when every key is empty, makes one finding of all the evidence', async () => {
