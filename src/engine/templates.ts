@@ -121,6 +121,13 @@ hb.registerHelper('cause', (text: unknown) => {
   // A hint in parentheses after it (`(Client.Timeout exceeded while awaiting headers)`) is left to the message.
   return line.slice(line.lastIndexOf(': ') + 1).replace(/\s*\([^()]*\)$/, '').trim();
 });
+// Whether a text, or any item's `text` in a list (a signal's items), holds one of the words: a
+// hint said only for the error it is about (`{{#if (textHas signals.x.items "is forbidden")}}`).
+hb.registerHelper('textHas', (value: unknown, ...rest: unknown[]) => {
+  const words = rest.slice(0, -1).filter((word): word is string => typeof word === 'string' && word !== '');
+  const texts = Array.isArray(value) ? value.map((item) => (typeof item === 'string' ? item : fieldOf(item, 'text'))) : [value];
+  return texts.some((text) => typeof text === 'string' && words.some((word) => text.includes(word)));
+});
 // A verb agreeing with a count: `{{verb n "waits" "wait"}}`.
 hb.registerHelper('verb', (n: unknown, one: unknown, many: unknown) => String(Number(n) === 1 ? one : many));
 hb.registerHelper('split', (s: unknown, separator: unknown) =>
