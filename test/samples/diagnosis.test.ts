@@ -94,7 +94,7 @@ describe('what the diagnosis says', () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toContain('\nNo problem found: no rule found anything at warning or above (1 informational finding below, none of them a problem).\n');
     // "below" and "see Rules not checked" are answered on the same screen.
-    expect(text.stdout).toContain('\nFindings (1):\n  INFO events-failed-scheduling: Resolved before the collection: The scheduler could not place Pod cluster-version-operator-849b4dcf9c-dl6zb since 2021-08-03T09:14:55Z\n');
+    expect(text.stdout).toContain('\nFindings (1):\n  INFO events-failed-scheduling: Resolved before the collection: Pod cluster-version-operator-849b4dcf9c-dl6zb waited for a node from 2021-08-03T09:14:55Z; none is still unscheduled\n');
     // How many rules the trimmed sample cannot check grows with the pack; that the list follows is the point.
     expect(text.stdout).toMatch(/\nRules not checked \(\d+\):\n  [a-z0-9-]+: the archive lacks /);
     expect(text.stdout).toMatch(/\nNot run: update-risk data not given: 2 rules not run \(update-risk-applies, update-risk-taken\)/);
