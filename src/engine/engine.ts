@@ -112,7 +112,10 @@ interface SignalState {
   dropped: number;
   /** The latest time among the items dropped past the cap: a failure still repeating there is not quiet. */
   droppedLatest?: number | undefined;
-  /** Keys of objects already taken (an object appears in a List file and its own file). */
+  /**
+   * Keys of objects already taken (an object appears in a List file and its own file); in a worker
+   * thread, already sent to the main thread, which keeps the first copy in archive order.
+   */
   keys: Set<string>;
   /** A part of this signal's scope that could not be read: the rule cannot pass. */
   unread?: string | undefined;
@@ -176,8 +179,8 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
   private scanner: { entry: ClassifiedEntry; scanner: LogScanner } | undefined;
   /** The file being read's last lines, per `tail` signal. */
   private readonly tails = new Map<SignalState, Held[]>();
-  /** In a worker: what the current entry yields, with its unkeyed items per state; the objects' keys sent per state, every entry so far. */
-  private taken: { held: EngineTaken['held']; unkeyed: Map<number, number>; sentKeys: Map<number, Set<string>> } | undefined;
+  /** In a worker: what the current entry yields, with its unkeyed items per state. */
+  private taken: { held: EngineTaken['held']; unkeyed: Map<number, number> } | undefined;
 
   constructor(
     private readonly rules: readonly Rule[],
@@ -473,7 +476,7 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
   }
 
   keepEntriesApart(): void {
-    this.taken = { held: [], unkeyed: new Map(), sentKeys: new Map() };
+    this.taken = { held: [], unkeyed: new Map() };
   }
 
   takeEntry(): EngineTaken {
@@ -503,22 +506,15 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
 
   /** Holds the item `make` makes, made only if it is kept; `time` dates it when it is dropped past the cap. */
   private holdMade(state: SignalState, key: string | undefined, time: number | undefined, make: () => Held): void {
-    if (this.taken) {
-      // An object this thread sent for the state before (another copy, in an earlier entry) is
-      // not sent again: the main thread keeps the first copy in archive order, and this thread's
-      // earlier entry comes first.
-      if (key !== undefined) {
-        let sent = this.taken.sentKeys.get(state.index);
-        if (!sent) this.taken.sentKeys.set(state.index, (sent = new Set()));
-        if (sent.has(key)) return;
-        sent.add(detachString(key));
-      }
-      this.takeHeld(this.taken, state, key, make());
-      return;
-    }
+    // Another copy of an object this thread took before: on the main thread it was kept or
+    // dropped; in a worker it was sent, in an earlier entry, which the main thread merges first.
     if (key !== undefined) {
       if (state.keys.has(key)) return;
       state.keys.add(detachString(key));
+    }
+    if (this.taken) {
+      this.takeHeld(this.taken, state, key, make());
+      return;
     }
     if (state.items.length >= state.rule.maxEvidence) this.drop(state, 1, time);
     // Kept to the end of the run: it must not keep the file it was parsed from.
