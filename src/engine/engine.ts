@@ -174,6 +174,8 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
   private readonly eventStatesByReason = new Map<string, SignalState[]>();
   private readonly eventStatesAnyReason: SignalState[];
   private readonly stateOf = new Map<Signal, SignalState>();
+  /** Signals written as one of an earlier rule's (see the constructor), each with that one, which matches for both. */
+  private readonly twins: { twin: SignalState; first: SignalState }[] = [];
   /** Presence probes of log signals, and the state each one vouches for. */
   private readonly presenceOf = new Map<LogSignal, SignalState>();
   private scanner: { entry: ClassifiedEntry; scanner: LogScanner } | undefined;
@@ -198,9 +200,23 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
         if (signal.type === 'log' && signal.presence) this.presenceOf.set(signal.presence, state);
       }
     }
-    this.logStates = this.states.filter((s) => s.signal.type === 'log');
-    this.resourceStates = this.states.filter((s) => s.signal.type === 'resource');
-    this.eventStates = this.states.filter((s) => s.signal.type === 'event');
+    // Signals of several rules written alike (a user's copy of a built-in rule, rules that read one
+    // object the same way) see the same data and, under the same cap, hold the same evidence: the
+    // first matches, the others get a copy of what it held in `finish`.
+    const firstOf = new Map<string, SignalState>();
+    for (const state of this.states) {
+      const { type, name, written } = state.signal;
+      if (type === 'fact' || written === undefined) continue;
+      const key = `${state.rule.maxEvidence}\0${name}\0${written}`;
+      const first = firstOf.get(key);
+      if (first) this.twins.push({ twin: state, first });
+      else firstOf.set(key, state);
+    }
+    const twinned = new Set(this.twins.map(({ twin }) => twin));
+    const matching = this.states.filter((s) => !twinned.has(s));
+    this.logStates = matching.filter((s) => s.signal.type === 'log');
+    this.resourceStates = matching.filter((s) => s.signal.type === 'resource');
+    this.eventStates = matching.filter((s) => s.signal.type === 'event');
     const reasonsOf = new Map(this.eventStates.map((state) => [state, exactAlternatives((state.signal as EventSignal).reason)]));
     this.eventStatesAnyReason = this.eventStates.filter((state) => reasonsOf.get(state) === undefined);
     for (const state of this.eventStates) for (const reason of reasonsOf.get(state) ?? []) this.eventStatesByReason.set(reason, []);
@@ -545,6 +561,13 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
   /** Evaluates facts, conditions and scopes, and builds findings. */
   finish(facts: EngineFacts): EngineResult {
     const costs = this.options.costs;
+    // Each twin gets its own copy of every item: a rule's resolution marks its items.
+    for (const { twin, first } of this.twins) {
+      twin.seen = first.seen;
+      twin.items = first.items.map((item) => ({ ...item }));
+      twin.dropped = first.dropped;
+      twin.droppedLatest = first.droppedLatest;
+    }
     const factItems: FactItemViews = { verdicts: new PairMemo(), texts: new PairMemo() };
     for (const state of this.states) {
       if (state.signal.type === 'fact') {

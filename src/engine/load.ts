@@ -262,6 +262,7 @@ export function loadRuleText(
   const signals: Signal[] = [];
   for (const [name, spec] of Object.entries(raw.signals)) {
     const base = ['signals', name];
+    const written = JSON.stringify(spec);
     if (spec.log) {
       const log = spec.log;
       const flags = log.ignoreCase ? 'i' : '';
@@ -282,6 +283,7 @@ export function loadRuleText(
       signals.push({
         type: 'log',
         name,
+        written,
         files,
         regex: re,
         literals: log.ignoreCase ? undefined : (given ?? (derived ? [derived] : undefined)),
@@ -320,6 +322,7 @@ export function loadRuleText(
       signals.push({
         type: 'resource',
         name,
+        written,
         group: r.group === undefined || r.group === 'core' ? '' : r.group,
         kinds,
         resources: r.resource !== undefined ? [r.resource] : kinds.map(pluralOf),
@@ -341,6 +344,7 @@ export function loadRuleText(
       signals.push({
         type: 'event',
         name,
+        written,
         reason: regex([...base, 'event', 'reason'], e.reason),
         message: regex([...base, 'event', 'message'], e.message),
         literal: e.literal ?? (e.message ? requiredLiteral(e.message) : undefined),
@@ -357,7 +361,7 @@ export function loadRuleText(
       const f = spec.fact;
       const where = f.where === undefined ? undefined : compile([...base, 'fact', 'where'], () => cel(f.where!));
       if (f.where !== undefined && !where) continue;
-      signals.push({ type: 'fact', name, fact: f.name, where, summary: template([...base, 'fact', 'summary'], f.summary) });
+      signals.push({ type: 'fact', name, written, fact: f.name, where, summary: template([...base, 'fact', 'summary'], f.summary) });
     }
   }
 

@@ -83,6 +83,12 @@ export interface LogSelector {
 
 interface SignalBase {
   name: string;
+  /**
+   * The signal as its rule file writes it (shared signal resolved), as JSON: what it is compiled
+   * from, so two signals written alike match alike (the engine matches one of them). Undefined
+   * for a signal made in code.
+   */
+  written?: string | undefined;
 }
 
 export interface LogSignal extends SignalBase {
