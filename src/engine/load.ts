@@ -262,7 +262,7 @@ export function loadRuleText(
   const signals: Signal[] = [];
   for (const [name, spec] of Object.entries(raw.signals)) {
     const base = ['signals', name];
-    const written = JSON.stringify(spec);
+    const written = writtenText(spec);
     if (spec.log) {
       const log = spec.log;
       const flags = log.ignoreCase ? 'i' : '';
@@ -456,6 +456,18 @@ export function loadRuleText(
 }
 
 const NO_RESOLUTION: Resolution = { resolvers: [], persists: undefined };
+
+/** One string per text: a copy of a rule keeps the original's, not another as long. */
+const writtenTexts = new Map<string, string>();
+
+/** What a signal is compiled from, as JSON (its description is not: it matches nothing). */
+function writtenText(spec: RawSignal & { description?: string }): string {
+  const text = JSON.stringify({ ...spec, description: undefined });
+  const known = writtenTexts.get(text);
+  if (known !== undefined) return known;
+  writtenTexts.set(text, text);
+  return text;
+}
 
 /**
  * Regexes by source and flags: rules that repeat one share it, and the engine runs it once per

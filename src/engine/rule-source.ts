@@ -22,11 +22,11 @@ export interface PathProblem {
  * the whole pack is about 0.1 s of CPU at every start). Absent in the single-file build and from
  * the TypeScript sources.
  */
-let prebuilt: Record<string, string> | undefined;
+let prebuilt: Map<string, string> | undefined;
 
 function prebuiltDocument(text: string): string | undefined {
-  prebuilt ??= readBuildOutput<Record<string, string>>('./pack-parsed.json', import.meta.url, {});
-  return Object.keys(prebuilt).length === 0 ? undefined : prebuilt[createHash('sha1').update(text).digest('hex')];
+  prebuilt ??= new Map(Object.entries(readBuildOutput<Record<string, string>>('./pack-parsed.json', import.meta.url, {})));
+  return prebuilt.size === 0 ? undefined : prebuilt.get(createHash('sha1').update(text).digest('hex'));
 }
 
 /** Deeper than any rule is written: such a document is left to js-yaml. */
