@@ -736,11 +736,14 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     const resolversOnly = resolverOnlySignals(rule);
     const matched = states.filter((s) => values.truth(s.signal.name) === true && !resolversOnly.has(s.signal.name));
     const signals: Record<string, unknown> = {};
+    // Each item's template view made once: the evidence lists the matched signals' items again.
+    const views = new Map<SignalState, Record<string, unknown>[]>();
     for (const state of states) {
       const items = state.items.map(templateItem);
+      views.set(state, items);
       signals[state.signal.name] = { matched: state.items.length > 0, count: state.items.length + state.dropped, items, first: items[0] };
     }
-    const evidence = matched.flatMap((s) => s.items.map(templateItem));
+    const evidence = matched.flatMap((s) => views.get(s)!);
     const context = { rule: { id: rule.id, title: rule.title }, cluster: facts.cluster ?? {}, facts, signals, evidence, collectedAt: facts.collectedAt };
     const severity =
       rule.severityWhen.find((s) => (s.condition === undefined || evaluateCondition(s.condition, values) === true) && (s.youngMs === undefined || allYoung(matched, facts.collectedAt, s.youngMs)))
