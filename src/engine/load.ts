@@ -262,7 +262,6 @@ export function loadRuleText(
   const signals: Signal[] = [];
   for (const [name, spec] of Object.entries(raw.signals)) {
     const base = ['signals', name];
-    const written = writtenText(spec);
     if (spec.log) {
       const log = spec.log;
       const flags = log.ignoreCase ? 'i' : '';
@@ -283,7 +282,7 @@ export function loadRuleText(
       signals.push({
         type: 'log',
         name,
-        written,
+        written: writtenText('log', log),
         files,
         regex: re,
         literals: log.ignoreCase ? undefined : (given ?? (derived ? [derived] : undefined)),
@@ -322,7 +321,7 @@ export function loadRuleText(
       signals.push({
         type: 'resource',
         name,
-        written,
+        written: writtenText('resource', r),
         group: r.group === undefined || r.group === 'core' ? '' : r.group,
         kinds,
         resources: r.resource !== undefined ? [r.resource] : kinds.map(pluralOf),
@@ -344,7 +343,7 @@ export function loadRuleText(
       signals.push({
         type: 'event',
         name,
-        written,
+        written: writtenText('event', e),
         reason: regex([...base, 'event', 'reason'], e.reason),
         message: regex([...base, 'event', 'message'], e.message),
         literal: e.literal ?? (e.message ? requiredLiteral(e.message) : undefined),
@@ -361,7 +360,7 @@ export function loadRuleText(
       const f = spec.fact;
       const where = f.where === undefined ? undefined : compile([...base, 'fact', 'where'], () => cel(f.where!));
       if (f.where !== undefined && !where) continue;
-      signals.push({ type: 'fact', name, written, fact: f.name, where, summary: template([...base, 'fact', 'summary'], f.summary) });
+      signals.push({ type: 'fact', name, written: writtenText('fact', f), fact: f.name, where, summary: template([...base, 'fact', 'summary'], f.summary) });
     }
   }
 
@@ -460,9 +459,9 @@ const NO_RESOLUTION: Resolution = { resolvers: [], persists: undefined };
 /** One string per text: a copy of a rule keeps the original's, not another as long. */
 const writtenTexts = new Map<string, string>();
 
-/** What a signal is compiled from, as JSON (its description is not: it matches nothing). */
-function writtenText(spec: RawSignal & { description?: string }): string {
-  const text = JSON.stringify({ ...spec, description: undefined });
+/** What a signal is compiled from, as text: its type and its body as JSON (not its description: it matches nothing). */
+function writtenText(type: Signal['type'], body: object): string {
+  const text = `${type} ${JSON.stringify(body)}`;
   const known = writtenTexts.get(text);
   if (known !== undefined) return known;
   writtenTexts.set(text, text);
