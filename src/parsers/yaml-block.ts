@@ -162,7 +162,9 @@ class BlockReader {
       const keyEnd = entryKeyEnd(line);
       if (keyEnd < 0) fail();
       const key = keyText(line.slice(0, keyEnd));
-      const rest = line.slice(keyEnd + 1).trimStart();
+      let restStart = keyEnd + 1;
+      while (line.charCodeAt(restStart) === SPACE) restStart++;
+      const rest = line.slice(restStart);
       const inner = pick && Object.hasOwn(pick, key) ? pick[key] : undefined;
       if (pick && inner === undefined) {
         this.stepOver(rest, indent, this.col + line.length - rest.length);
@@ -250,13 +252,14 @@ class BlockReader {
     this.nextLine();
     let breaks = 0;
     while (!this.atEnd()) {
-      const lineText = this.content();
-      if (lineText === '') {
+      // Told from the line's bounds first: most often it is the next key, and is not cut out.
+      if (this.pos + this.col >= this.end) {
         breaks++;
         if (!this.nextLine()) break;
         continue;
       }
       if (this.col <= parentIndent) break;
+      const lineText = this.content();
       if (lineText.startsWith('#')) fail();
       const part = stripComment(lineText);
       checkPlain(part);
