@@ -20,18 +20,12 @@ title: Load balancer demo ${id}
 severity: error
 status: experimental
 component: demo
-signals:
-  failed:
-    event:
-      reason: '^SyncLoadBalancerFailed$'
-      resolvedBy:
-        - signal: ensured
-  ensured:
-    event:
-      reason: '^${ensuredReason}$'
 condition: failed
 maxEvidence: ${maxEvidence}
 message: "failed {{signals.failed.count}} times"
+signals:
+  failed: { event: { reason: '^SyncLoadBalancerFailed$', resolvedBy: [{ signal: ensured }] } }
+  ensured: { event: { reason: '^${ensuredReason}$' } }
 `;
   const { rule, issues } = loadRuleText(`${id}.yaml`, text, false);
   expect(issues).toEqual([]);
