@@ -84,9 +84,9 @@ export interface LogSelector {
 interface SignalBase {
   name: string;
   /**
-   * The signal as its rule file writes it (shared signal resolved), as JSON: what it is compiled
-   * from, so two signals written alike match alike (the engine matches one of them). Undefined
-   * for a signal made in code.
+   * What the signal is compiled from, as its rule file writes it (a shared signal resolved): its
+   * type and body as JSON, not its description. Two signals written alike match alike (the engine
+   * matches one of them). Undefined for a signal made in code.
    */
   written?: string | undefined;
 }
