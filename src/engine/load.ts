@@ -360,7 +360,7 @@ export function loadRuleText(
       const f = spec.fact;
       const where = f.where === undefined ? undefined : compile([...base, 'fact', 'where'], () => cel(f.where!));
       if (f.where !== undefined && !where) continue;
-      signals.push({ type: 'fact', name, written: writtenText('fact', f), fact: f.name, where, summary: template([...base, 'fact', 'summary'], f.summary) });
+      signals.push({ type: 'fact', name, fact: f.name, where, summary: template([...base, 'fact', 'summary'], f.summary) });
     }
   }
 
@@ -460,7 +460,7 @@ const NO_RESOLUTION: Resolution = { resolvers: [], persists: undefined };
 const writtenTexts = new Map<string, string>();
 
 /** What a signal is compiled from, as text: its type and its body as JSON (not its description: it matches nothing). */
-function writtenText(type: Signal['type'], body: object): string {
+function writtenText(type: Exclude<Signal['type'], 'fact'>, body: object): string {
   const text = `${type} ${JSON.stringify(body)}`;
   const known = writtenTexts.get(text);
   if (known !== undefined) return known;

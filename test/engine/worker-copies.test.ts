@@ -11,8 +11,8 @@ import { FactsCollector } from '../../src/facts/collector.js';
 import { classifyPath } from '../../src/layout/classify.js';
 import type { K8sObject } from '../../src/parsers/k8s.js';
 
-function pendingPodsRule(maxEvidence: number): Rule {
-  const text = `id: pods-pending
+function pendingPodsRule(maxEvidence: number, id = 'pods-pending'): Rule {
+  const text = `id: ${id}
 title: Pods pending
 severity: warning
 status: experimental
@@ -27,7 +27,7 @@ condition: pending
 maxEvidence: ${maxEvidence}
 message: "{{count signals.pending.items}} pending"
 `;
-  const { rule, issues } = loadRuleText('pods-pending.yaml', text, false);
+  const { rule, issues } = loadRuleText(`${id}.yaml`, text, false);
   expect(issues).toEqual([]);
   return rule!;
 }
@@ -40,8 +40,9 @@ const ENTRIES = [
   { entry: podsFile(2), objects: [pod('a', 'second copy'), pod('b', 'second copy'), pod('c', 'own')] },
 ];
 
-function analyse(maxEvidence: number, inWorker: boolean): { result: ReturnType<RuleEngine['finish']>; sent: number } {
-  const rules = [pendingPodsRule(maxEvidence)];
+/** `copies` rules hold the one signal, written alike in each (the engine matches it once). */
+function analyse(maxEvidence: number, inWorker: boolean, copies = 1): { result: ReturnType<RuleEngine['finish']>; sent: number } {
+  const rules = Array.from({ length: copies }, (_, i) => pendingPodsRule(maxEvidence, i === 0 ? 'pods-pending' : `pods-pending-copy-${i}`));
   const options = { maxLineBytes: 65536, bareInput: false };
   const main = new RuleEngine(rules, options);
   const worker = new RuleEngine(rules, options);
@@ -70,5 +71,16 @@ describe('objects held in a worker thread', () => {
     const { findings } = analyse(10, false).result;
     expect(findings[0]!.evidence.map((e) => e.text)).toEqual(['ns/a first', 'ns/b first', 'ns/c own']);
     expect(analyse(1, true).result.findings[0]!.evidenceDropped).toBe(2);
+  });
+
+  it('for a signal written alike in two rules are sent once, and each rule finds what one thread finds', () => {
+    for (const maxEvidence of [10, 1]) {
+      const alone = analyse(maxEvidence, false, 2);
+      const merged = analyse(maxEvidence, true, 2);
+      expect(merged.result.findings, `maxEvidence ${maxEvidence}`).toEqual(alone.result.findings);
+      expect(merged.sent).toBe(3);
+      expect(merged.result.findings.map((f) => f.ruleId)).toEqual(['pods-pending', 'pods-pending-copy-1']);
+      expect(merged.result.findings[1]!.evidence).toEqual(merged.result.findings[0]!.evidence);
+    }
   });
 });
