@@ -27,6 +27,21 @@ const NUMBER_TYPES = [types.int, types.float];
 const INDICATORS = new Set(['?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '%', '@', '`']);
 const SPACE = 32;
 const NEWLINE = 10;
+const COLON = 58;
+const HASH = 35;
+const DOUBLE_QUOTE = 34;
+const SINGLE_QUOTE = 39;
+const BACKSLASH = 92;
+
+/** A letter, a digit or `_`: what a key or value `plainEntry` reads may start with. */
+function isWordCode(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
+}
+
+/** A plain scalar's first character that is no indicator, quote, sign or space: a word character, `/`, `.` or `$`. */
+function isPlainStartCode(c: number): boolean {
+  return isWordCode(c) || c === 47 || c === 46 || c === 36;
+}
 
 /**
  * The keys of a mapping to read (`true`: the whole value; a nested pick for a mapping value, or
@@ -78,7 +93,7 @@ class BlockReader {
 
   document(pick: Pick | undefined): unknown {
     if (this.text.startsWith('---')) {
-      if (this.text.slice(3, this.end).trim() !== '') fail();
+      if (trimSpaces(this.text.slice(3, this.end)) !== '') fail();
       this.nextLine();
     }
     if (!this.skipBlank()) return null;
@@ -137,9 +152,9 @@ class BlockReader {
     const items: unknown[] = [];
     while (this.skipBlank() && this.col === indent && isSequenceEntry(this.content())) {
       const rest = this.content().slice(1);
-      const spaces = rest.length - rest.trimStart().length;
+      const spaces = rest.length - trimSpaces(rest, true).length;
       const itemCol = indent + 1 + spaces;
-      const body = rest.slice(spaces).trimEnd();
+      const body = trimSpaces(rest.slice(spaces));
       if (isSequenceEntry(body)) fail();
       if (body !== '' && !isFlowStart(body) && !isNodeProperty(body) && entryKeyEnd(body) >= 0) {
         this.col = itemCol;
@@ -158,6 +173,7 @@ class BlockReader {
     const object: Record<string, unknown> = {};
     while (this.skipBlank() && this.col >= indent) {
       if (this.col > indent) fail();
+      if (this.plainEntry(object, indent, pick)) continue;
       const line = this.content();
       const keyEnd = entryKeyEnd(line);
       if (keyEnd < 0) fail();
@@ -175,6 +191,74 @@ class BlockReader {
       setProperty(object, key, value);
     }
     return object;
+  }
+
+  /**
+   * Reads the line most lines of a List are, `key: plain scalar` (the key unquoted and without
+   * spaces, the value whole on this line, no comment), from the text in place; false, with
+   * nothing read, for any other line, which `mapping` reads in full. What it accepts it reads as
+   * that path does: it stops short of everything that path treats apart (an indicator, a quote,
+   * `: ` or ` #` in the value, a value that ends in `:`, a blank or deeper line after it, a value
+   * that trimming would shorten by more than spaces).
+   */
+  private plainEntry(object: Record<string, unknown>, indent: number, pick: Pick | undefined): boolean {
+    const text = this.text;
+    const start = this.pos + this.col;
+    const end = this.end;
+    const first = text.charCodeAt(start);
+    if (!isWordCode(first)) return false;
+    let hash = first;
+    let colon = start + 1;
+    for (;;) {
+      if (colon >= end) return false;
+      const c = text.charCodeAt(colon);
+      if (c === COLON) break;
+      if (c === SPACE) return false;
+      hash = (Math.imul(hash, 31) + c) | 0;
+      colon++;
+    }
+    let value = colon + 1;
+    if (value >= end || text.charCodeAt(value) !== SPACE) return false;
+    while (value < end && text.charCodeAt(value) === SPACE) value++;
+    if (value >= end) return false;
+    let valueEnd = end;
+    while (text.charCodeAt(valueEnd - 1) === SPACE) valueEnd--;
+    const opening = text.charCodeAt(value);
+    let scalar: unknown;
+    if (opening === DOUBLE_QUOTE || opening === SINGLE_QUOTE) {
+      // Quoted, closed at the line's end, with no escape (`\` or `''`) or other quote before.
+      let close = value + 1;
+      while (close < valueEnd) {
+        const c = text.charCodeAt(close);
+        if (c === opening || (c === BACKSLASH && opening === DOUBLE_QUOTE)) break;
+        close++;
+      }
+      if (close !== valueEnd - 1 || text.charCodeAt(close) !== opening) return false;
+      scalar = text.slice(value + 1, close);
+    } else {
+      if (!isPlainStartCode(opening)) return false;
+      const last = text.charCodeAt(valueEnd - 1);
+      if (last === COLON) return false;
+      for (let i = value + 1; i < valueEnd; i++) {
+        const c = text.charCodeAt(i);
+        if ((c === HASH && text.charCodeAt(i - 1) === SPACE) || (c === COLON && text.charCodeAt(i + 1) === SPACE)) return false;
+      }
+      // The next line must end a plain value: one with content, no deeper than this key (or none).
+      let next = end + 1;
+      if (next < text.length) {
+        const lineStart = next;
+        while (next < text.length && text.charCodeAt(next) === SPACE) next++;
+        if (next >= text.length || text.charCodeAt(next) === NEWLINE || next - lineStart > indent) return false;
+      }
+      scalar = resolvePlain(text.slice(value, valueEnd));
+    }
+    const key = keyAt(text, start, colon, hash);
+    if (!pick || Object.hasOwn(pick, key)) {
+      if (this.uniqueKeys && Object.hasOwn(object, key)) fail();
+      setProperty(object, key, scalar);
+    }
+    this.nextLine();
+    return true;
   }
 
   /**
@@ -247,6 +331,8 @@ class BlockReader {
   }
 
   private plain(firstLine: string, parentIndent: number): unknown {
+    // A comment ends a plain scalar: a deeper line after one is an error js-yaml words.
+    let commented = firstLine.includes(' #');
     let value = stripComment(firstLine);
     checkPlain(value);
     this.nextLine();
@@ -259,8 +345,10 @@ class BlockReader {
         continue;
       }
       if (this.col <= parentIndent) break;
+      if (commented) fail();
       const lineText = this.content();
       if (lineText.startsWith('#')) fail();
+      commented = lineText.includes(' #');
       const part = stripComment(lineText);
       checkPlain(part);
       value += breaks > 0 ? '\n'.repeat(breaks) : ' ';
@@ -332,7 +420,7 @@ class BlockReader {
     // After the closing quote: only spaces and a comment may follow on that line.
     const closing = i;
     const lineEnd = text.indexOf('\n', closing);
-    const tail = text.slice(closing + 1, lineEnd < 0 ? text.length : lineEnd).trim();
+    const tail = trimSpaces(trimSpaces(text.slice(closing + 1, lineEnd < 0 ? text.length : lineEnd), true));
     if (tail !== '' && !tail.startsWith('#')) fail();
     this.setLine(text.lastIndexOf('\n', closing) + 1);
     this.nextLine();
@@ -520,7 +608,7 @@ class FlowReader {
       if (c === '#' && line[this.at - 1] === ' ') fail();
       this.at++;
     }
-    const text = line.slice(start, this.at).trimEnd();
+    const text = trimSpaces(line.slice(start, this.at));
     if (text === '' || startsWithIndicator(text) || text.startsWith('- ') || text === '-') fail();
     return resolvePlain(text);
   }
@@ -584,9 +672,30 @@ function keyText(raw: string): string {
   return key;
 }
 
+/**
+ * The last key seen at each of these slots (by a hash of its text), told from the text in place:
+ * most keys of a List are the few its items repeat, and this spares cutting and hashing each one
+ * again for `KEYS`.
+ */
+const KEY_SLOTS = 1024;
+const slotRaw: (string | undefined)[] = new Array<string | undefined>(KEY_SLOTS).fill(undefined);
+const slotKey: string[] = new Array<string>(KEY_SLOTS).fill('');
+
+/** `keyText` of `text[start, end)`, whose characters hash to `hash`. */
+function keyAt(text: string, start: number, end: number, hash: number): string {
+  const slot = hash & (KEY_SLOTS - 1);
+  const raw = slotRaw[slot];
+  if (raw !== undefined && raw.length === end - start && text.startsWith(raw, start)) return slotKey[slot]!;
+  const cut = detachString(text.slice(start, end));
+  const key = keyText(cut);
+  slotRaw[slot] = cut;
+  slotKey[slot] = key;
+  return key;
+}
+
 function resolveKey(raw: string): string {
   const first = raw[0];
-  return first === "'" || first === '"' ? unquote(raw) : String(resolvePlain(raw.trimEnd()));
+  return first === "'" || first === '"' ? unquote(raw) : String(resolvePlain(trimSpaces(raw)));
 }
 
 /**
@@ -616,7 +725,23 @@ function checkPlain(text: string): void {
 
 function stripComment(text: string): string {
   const hash = text.indexOf(' #');
-  return (hash >= 0 ? text.slice(0, hash) : text).trimEnd();
+  return trimSpaces(hash >= 0 ? text.slice(0, hash) : text);
+}
+
+/**
+ * Without the spaces that end it (`fromStart`: that start it). YAML's white space is the space and
+ * the tab, and tabs are left to js-yaml; `trim` would also take Unicode's other spaces (a no-break
+ * space ending a value), which are content to YAML.
+ */
+function trimSpaces(text: string, fromStart = false): string {
+  if (fromStart) {
+    let start = 0;
+    while (text.charCodeAt(start) === SPACE) start++;
+    return start === 0 ? text : text.slice(start);
+  }
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === SPACE) end--;
+  return end === text.length ? text : text.slice(0, end);
 }
 
 function resolvePlain(text: string): unknown {
