@@ -194,12 +194,12 @@ class BlockReader {
   }
 
   /**
-   * Reads the line most lines of a List are, `key: plain scalar` (the key unquoted and without
-   * spaces, the value whole on this line, no comment), from the text in place; false, with
-   * nothing read, for any other line, which `mapping` reads in full. What it accepts it reads as
-   * that path does: it stops short of everything that path treats apart (an indicator, a quote,
-   * `: ` or ` #` in the value, a value that ends in `:`, a blank or deeper line after it, a value
-   * that trimming would shorten by more than spaces).
+   * Reads the lines most lines of a List are, from the text in place: `key: plain scalar` (the value
+   * whole on this line, no comment), `key: "quoted"` (closed on this line, no escape) and `key:`
+   * alone (a block after it), the key unquoted and without spaces; false, with nothing read, for any
+   * other line, which `mapping` reads in full. What it accepts it reads as that path does: it stops
+   * short of everything that path treats apart (an indicator, `: ` or ` #` in a plain value, a value
+   * that ends in `:`, a blank or deeper line after a plain value, an escape or a second quote).
    */
   private plainEntry(object: Record<string, unknown>, indent: number, pick: Pick | undefined): boolean {
     const text = this.text;
@@ -218,9 +218,22 @@ class BlockReader {
       colon++;
     }
     let value = colon + 1;
-    if (value >= end || text.charCodeAt(value) !== SPACE) return false;
+    if (value < end && text.charCodeAt(value) !== SPACE) return false;
     while (value < end && text.charCodeAt(value) === SPACE) value++;
-    if (value >= end) return false;
+    if (value >= end) {
+      // `key:` alone: its value is the block on the lines after (or null).
+      const key = keyAt(text, start, colon, hash);
+      const inner = pick && Object.hasOwn(pick, key) ? pick[key] : undefined;
+      if (pick && inner === undefined) {
+        this.stepOver('', indent, 0);
+        return true;
+      }
+      this.nextLine();
+      const block = this.blockValue(indent, true, inner === true ? undefined : inner);
+      if (this.uniqueKeys && Object.hasOwn(object, key)) fail();
+      setProperty(object, key, block);
+      return true;
+    }
     let valueEnd = end;
     while (text.charCodeAt(valueEnd - 1) === SPACE) valueEnd--;
     const opening = text.charCodeAt(value);

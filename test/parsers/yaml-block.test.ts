@@ -156,16 +156,16 @@ describe('parseBlockYaml', () => {
   });
 
   it('reads `key: value` lines written by hand as js-yaml does, or leaves them to it', () => {
-    // The one-line entries the reader takes in place (plain and quoted scalars), beside everything
+    // The entries the reader takes in place (plain and quoted scalars, a key alone), beside everything
     // that must send a line to the full path: comments, `: ` and a final `:`, escapes, other
     // quotes, spaces Unicode trims, wrapped and indented continuations, blank lines, deeper lines.
     const key = fc.constantFrom('name', 'a_b', '0', 'null', 'true', 'k:x', 'x#y', 'ключ', 'a"b', '__proto__');
     const value = fc.oneof(
-      fc.constantFrom('v', 'two words', 'x #c', 'x# y', 'a: b', 'a:b', 'ends:', 'a\u00a0', 'é', '1e3', '0x1F', '~', 'null', 'true', '.5', '/p', '$x', '-1', '- x'),
+      fc.constantFrom('', 'v', 'two words', 'x #c', 'x# y', 'a: b', 'a:b', 'ends:', 'a\u00a0', 'é', '1e3', '0x1F', '~', 'null', 'true', '.5', '/p', '$x', '-1', '- x'),
       fc.constantFrom('"q"', '""', "''", "'s'", '"a\\"b"', '"\\t"', "'it''s'", '"x" # c', '"x" y', '"open', "'open", '"a"  ', '"é"', '"a: b"', "'#'"),
       fc.string({ maxLength: 6 }),
     );
-    const line = fc.tuple(fc.constantFrom('', '  ', '    '), key, fc.constantFrom(' ', '  '), value, fc.constantFrom('', ' ', '\n', '\n   more', '\n\n  more', '\n  - x'));
+    const line = fc.tuple(fc.constantFrom('', '  ', '    '), key, fc.constantFrom('', ' ', '  '), value, fc.constantFrom('', ' ', '\n', '\n   more', '\n\n  more', '\n  - x', '\n  x: 1', '\n- x'));
     fc.assert(
       fc.property(fc.array(line, { minLength: 1, maxLength: 6 }), (lines) => {
         const text = lines.map(([indent, k, gap, v, after]) => `${indent}${k}:${gap}${v}${after}`).join('\n');
