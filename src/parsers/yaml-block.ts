@@ -33,7 +33,7 @@ const DOUBLE_QUOTE = 34;
 const SINGLE_QUOTE = 39;
 const BACKSLASH = 92;
 
-/** A letter, a digit or `_`: what a key or value `plainEntry` reads may start with. */
+/** A letter, a digit or `_`: what a key `simpleEntry` reads, or its plain value, may start with. */
 function isWordCode(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
 }
@@ -152,7 +152,7 @@ class BlockReader {
     const items: unknown[] = [];
     while (this.skipBlank() && this.col === indent && isSequenceEntry(this.content())) {
       const rest = this.content().slice(1);
-      const spaces = rest.length - trimSpaces(rest, true).length;
+      const spaces = rest.length - trimLeadingSpaces(rest).length;
       const itemCol = indent + 1 + spaces;
       const body = trimSpaces(rest.slice(spaces));
       if (isSequenceEntry(body)) fail();
@@ -173,7 +173,7 @@ class BlockReader {
     const object: Record<string, unknown> = {};
     while (this.skipBlank() && this.col >= indent) {
       if (this.col > indent) fail();
-      if (this.plainEntry(object, indent, pick)) continue;
+      if (this.simpleEntry(object, indent, pick)) continue;
       const line = this.content();
       const keyEnd = entryKeyEnd(line);
       if (keyEnd < 0) fail();
@@ -201,7 +201,7 @@ class BlockReader {
    * short of everything that path treats apart (an indicator, `: ` or ` #` in a plain value, a value
    * that ends in `:`, a blank or deeper line after a plain value, an escape or a second quote).
    */
-  private plainEntry(object: Record<string, unknown>, indent: number, pick: Pick | undefined): boolean {
+  private simpleEntry(object: Record<string, unknown>, indent: number, pick: Pick | undefined): boolean {
     const text = this.text;
     const start = this.pos + this.col;
     const end = this.end;
@@ -433,7 +433,7 @@ class BlockReader {
     // After the closing quote: only spaces and a comment may follow on that line.
     const closing = i;
     const lineEnd = text.indexOf('\n', closing);
-    const tail = trimSpaces(trimSpaces(text.slice(closing + 1, lineEnd < 0 ? text.length : lineEnd), true));
+    const tail = trimSpaces(trimLeadingSpaces(text.slice(closing + 1, lineEnd < 0 ? text.length : lineEnd)));
     if (tail !== '' && !tail.startsWith('#')) fail();
     this.setLine(text.lastIndexOf('\n', closing) + 1);
     this.nextLine();
@@ -742,19 +742,21 @@ function stripComment(text: string): string {
 }
 
 /**
- * Without the spaces that end it (`fromStart`: that start it). YAML's white space is the space and
- * the tab, and tabs are left to js-yaml; `trim` would also take Unicode's other spaces (a no-break
- * space ending a value), which are content to YAML.
+ * Without the spaces that end it. YAML's white space is the space and the tab, and tabs are left
+ * to js-yaml; `trimEnd` would also take Unicode's other spaces (a no-break space ending a value),
+ * which are content to YAML.
  */
-function trimSpaces(text: string, fromStart = false): string {
-  if (fromStart) {
-    let start = 0;
-    while (text.charCodeAt(start) === SPACE) start++;
-    return start === 0 ? text : text.slice(start);
-  }
+function trimSpaces(text: string): string {
   let end = text.length;
   while (end > 0 && text.charCodeAt(end - 1) === SPACE) end--;
   return end === text.length ? text : text.slice(0, end);
+}
+
+/** Without the spaces that start it (see `trimSpaces`). */
+function trimLeadingSpaces(text: string): string {
+  let start = 0;
+  while (text.charCodeAt(start) === SPACE) start++;
+  return start === 0 ? text : text.slice(start);
 }
 
 function resolvePlain(text: string): unknown {
