@@ -377,6 +377,10 @@ async function* stopsOnDamage(body: AsyncIterable<Buffer>, path: string, problem
   }
 }
 
+/** `..` as a whole segment of a path, between slashes or backslashes or at either end. */
+const CLIMBS_OUT = /(?:^|[\\/])\.\.(?:[\\/]|$)/;
+
+/** Read for every entry: a test that makes no array of segments. */
 function isHostileName(path: string): boolean {
-  return path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path) || path.split(/[\\/]/).includes('..');
+  return path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path) || CLIMBS_OUT.test(path);
 }
