@@ -16,6 +16,9 @@ import { detachString } from '../core/detach.js';
 
 export const OUTSIDE_SUBSET: unique symbol = Symbol('outside the block-YAML subset');
 
+/** No value read with its key (see `simpleKey`). */
+const NO_SCALAR = Symbol('no scalar');
+
 class OutsideSubset extends Error {}
 
 /** js-yaml 4 exports its scalar types; the bundled typings do not declare them. */
@@ -33,7 +36,7 @@ const DOUBLE_QUOTE = 34;
 const SINGLE_QUOTE = 39;
 const BACKSLASH = 92;
 
-/** A letter, a digit or `_`: what a key `simpleEntry` reads, or its plain value, may start with. */
+/** A letter, a digit or `_`: what a key `simpleKey` reads, or its plain value, may start with. */
 function isWordCode(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
 }
@@ -80,6 +83,8 @@ class BlockReader {
   /** Column where the current line's content starts (after indentation or a consumed `- `). */
   private col = 0;
   private depth = 0;
+  /** The value of the line `simpleKey` read whole, until `mapping` takes it. */
+  private scalar: unknown = NO_SCALAR;
   /** Values named by `&anchor` so far. */
   private anchors: Map<string, unknown> | undefined;
 
@@ -173,20 +178,34 @@ class BlockReader {
     const object: Record<string, unknown> = {};
     while (this.skipBlank() && this.col >= indent) {
       if (this.col > indent) fail();
-      if (this.simpleEntry(object, indent, pick)) continue;
-      const line = this.content();
-      const keyEnd = entryKeyEnd(line);
-      if (keyEnd < 0) fail();
-      const key = keyText(line.slice(0, keyEnd));
-      let restStart = keyEnd + 1;
-      while (line.charCodeAt(restStart) === SPACE) restStart++;
-      const rest = line.slice(restStart);
-      const inner = pick && Object.hasOwn(pick, key) ? pick[key] : undefined;
-      if (pick && inner === undefined) {
-        this.stepOver(rest, indent, this.col + line.length - rest.length);
-        continue;
+      // The common line read in place (`simpleKey`); any other cut and read in full.
+      let key = this.simpleKey(indent);
+      let rest = '';
+      let column = 0;
+      if (key === undefined) {
+        const line = this.content();
+        const keyEnd = entryKeyEnd(line);
+        if (keyEnd < 0) fail();
+        key = keyText(line.slice(0, keyEnd));
+        let restStart = keyEnd + 1;
+        while (line.charCodeAt(restStart) === SPACE) restStart++;
+        rest = line.slice(restStart);
+        column = this.col + line.length - rest.length;
       }
-      const value = this.valueAfter(rest, indent, this.col + line.length - rest.length, true, inner === true ? undefined : inner);
+      const inner = pick && Object.hasOwn(pick, key) ? pick[key] : undefined;
+      let value: unknown;
+      if (this.scalar !== NO_SCALAR) {
+        value = this.scalar;
+        this.scalar = NO_SCALAR;
+        this.nextLine();
+        if (pick && inner === undefined) continue;
+      } else {
+        if (pick && inner === undefined) {
+          this.stepOver(rest, indent, column);
+          continue;
+        }
+        value = this.valueAfter(rest, indent, column, true, inner === true ? undefined : inner);
+      }
       if (this.uniqueKeys && Object.hasOwn(object, key)) fail();
       setProperty(object, key, value);
     }
@@ -194,50 +213,37 @@ class BlockReader {
   }
 
   /**
-   * Reads the lines most lines of a List are, from the text in place: `key: plain scalar` (the value
-   * whole on this line, no comment), `key: "quoted"` (closed on this line, no escape) and `key:`
-   * alone (a block after it), the key unquoted and without spaces; false, with nothing read, for any
-   * other line, which `mapping` reads in full. What it accepts it reads as that path does: it stops
+   * The key of the lines most lines of a List are, read from the text in place: `key: plain scalar`
+   * (the value whole on this line, no comment) and `key: "quoted"` (closed on this line, no escape),
+   * whose value it leaves in `scalar`, and `key:` alone (a block after it, which `mapping` reads as
+   * any), the key unquoted and without spaces. Undefined, with nothing read, for any other line,
+   * which `mapping` cuts and reads in full. What it accepts it reads as that path does: it stops
    * short of everything that path treats apart (an indicator, `: ` or ` #` in a plain value, a value
    * that ends in `:`, a blank or deeper line after a plain value, an escape or a second quote).
    */
-  private simpleEntry(object: Record<string, unknown>, indent: number, pick: Pick | undefined): boolean {
+  private simpleKey(indent: number): string | undefined {
     const text = this.text;
     const start = this.pos + this.col;
     const end = this.end;
     const first = text.charCodeAt(start);
-    if (!isWordCode(first)) return false;
+    if (!isWordCode(first)) return undefined;
     let hash = first;
     let colon = start + 1;
     for (;;) {
-      if (colon >= end) return false;
+      if (colon >= end) return undefined;
       const c = text.charCodeAt(colon);
       if (c === COLON) break;
-      if (c === SPACE) return false;
+      if (c === SPACE) return undefined;
       hash = (Math.imul(hash, 31) + c) | 0;
       colon++;
     }
     let value = colon + 1;
-    if (value < end && text.charCodeAt(value) !== SPACE) return false;
+    if (value < end && text.charCodeAt(value) !== SPACE) return undefined;
     while (value < end && text.charCodeAt(value) === SPACE) value++;
-    if (value >= end) {
-      // `key:` alone: its value is the block on the lines after (or null).
-      const key = keyAt(text, start, colon, hash);
-      const inner = pick && Object.hasOwn(pick, key) ? pick[key] : undefined;
-      if (pick && inner === undefined) {
-        this.stepOver('', indent, 0);
-        return true;
-      }
-      this.nextLine();
-      const block = this.blockValue(indent, true, inner === true ? undefined : inner);
-      if (this.uniqueKeys && Object.hasOwn(object, key)) fail();
-      setProperty(object, key, block);
-      return true;
-    }
+    if (value >= end) return keyAt(text, start, colon, hash);
     let valueEnd = end;
     while (text.charCodeAt(valueEnd - 1) === SPACE) valueEnd--;
     const opening = text.charCodeAt(value);
-    let scalar: unknown;
     if (opening === DOUBLE_QUOTE || opening === SINGLE_QUOTE) {
       // Quoted, closed at the line's end, with no escape (`\` or `''`) or other quote before.
       let close = value + 1;
@@ -246,32 +252,24 @@ class BlockReader {
         if (c === opening || (c === BACKSLASH && opening === DOUBLE_QUOTE)) break;
         close++;
       }
-      if (close !== valueEnd - 1 || text.charCodeAt(close) !== opening) return false;
-      scalar = text.slice(value + 1, close);
-    } else {
-      if (!isPlainStartCode(opening)) return false;
-      const last = text.charCodeAt(valueEnd - 1);
-      if (last === COLON) return false;
-      for (let i = value + 1; i < valueEnd; i++) {
-        const c = text.charCodeAt(i);
-        if ((c === HASH && text.charCodeAt(i - 1) === SPACE) || (c === COLON && text.charCodeAt(i + 1) === SPACE)) return false;
-      }
-      // The next line must end a plain value: one with content, no deeper than this key (or none).
-      let next = end + 1;
-      if (next < text.length) {
-        const lineStart = next;
-        while (next < text.length && text.charCodeAt(next) === SPACE) next++;
-        if (next >= text.length || text.charCodeAt(next) === NEWLINE || next - lineStart > indent) return false;
-      }
-      scalar = resolvePlain(text.slice(value, valueEnd));
+      if (close !== valueEnd - 1 || text.charCodeAt(close) !== opening) return undefined;
+      this.scalar = text.slice(value + 1, close);
+      return keyAt(text, start, colon, hash);
     }
-    const key = keyAt(text, start, colon, hash);
-    if (!pick || Object.hasOwn(pick, key)) {
-      if (this.uniqueKeys && Object.hasOwn(object, key)) fail();
-      setProperty(object, key, scalar);
+    if (!isPlainStartCode(opening) || text.charCodeAt(valueEnd - 1) === COLON) return undefined;
+    for (let i = value + 1; i < valueEnd; i++) {
+      const c = text.charCodeAt(i);
+      if ((c === HASH && text.charCodeAt(i - 1) === SPACE) || (c === COLON && text.charCodeAt(i + 1) === SPACE)) return undefined;
     }
-    this.nextLine();
-    return true;
+    // The next line must end a plain value: one with content, no deeper than this key (or none).
+    let next = end + 1;
+    if (next < text.length) {
+      const lineStart = next;
+      while (next < text.length && text.charCodeAt(next) === SPACE) next++;
+      if (next >= text.length || text.charCodeAt(next) === NEWLINE || next - lineStart > indent) return undefined;
+    }
+    this.scalar = resolvePlain(text.slice(value, valueEnd));
+    return keyAt(text, start, colon, hash);
   }
 
   /**
