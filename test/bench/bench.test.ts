@@ -20,6 +20,7 @@ interface Pattern {
   flags: string;
   ere?: string;
   rust?: string;
+  pcre?: string;
 }
 type LogPatterns = (rules: Rule[]) => Pattern[];
 
@@ -57,7 +58,7 @@ function selected(command: string, args: string[], file: string): number[] {
   return run.stdout.split('\n').filter(Boolean).map((l) => Number(l.split(':')[0]));
 }
 
-describe('benchmark baselines: the pack regexes for grep -E and rg', () => {
+describe('benchmark baselines: the pack regexes for grep -E, rg and rg -P', () => {
   let work: string;
   beforeAll(() => {
     work = mkdtempSync(join(tmpdir(), 'mgsift-bench-'));
@@ -78,7 +79,10 @@ describe('benchmark baselines: the pack regexes for grep -E and rg', () => {
       expect(expected.length, `${p.ruleId}/${p.signal} matches some fixture line`).toBeGreaterThan(0);
       expect(p.ere, `${p.ruleId}/${p.signal} for grep`).toBeDefined();
       expect(selected('grep', ['-nE', '-e', p.ere ?? ''], file), `grep -E ${p.ere}`).toEqual(expected);
-      if (hasCommand('rg')) expect(selected('rg', ['-n', '--no-heading', '-e', p.rust ?? ''], file), `rg ${p.rust}`).toEqual(expected);
+      if (!hasCommand('rg')) continue;
+      expect(selected('rg', ['-n', '--no-heading', '-e', p.rust ?? ''], file), `rg ${p.rust}`).toEqual(expected);
+      expect(p.pcre, `${p.ruleId}/${p.signal} for rg -P`).toBeDefined();
+      expect(selected('rg', ['-n', '--no-heading', '-P', '-e', p.pcre ?? ''], file), `rg -P ${p.pcre}`).toEqual(expected);
     }
   });
 });
