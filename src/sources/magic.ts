@@ -5,6 +5,7 @@ export type Magic = 'gzip' | 'xz' | 'zip' | 'tar' | 'bzip2' | 'zstd' | 'unknown'
 export const MAGIC_PEEK_BYTES = 512;
 
 const XZ = Buffer.from([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]);
+const USTAR = Buffer.from('ustar', 'latin1');
 
 export function detectMagic(head: Buffer): Magic {
   if (head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b) return 'gzip';
@@ -19,7 +20,8 @@ export function detectMagic(head: Buffer): Magic {
 /** POSIX/GNU `ustar` magic, or an old-style header whose checksum adds up. */
 function isTarHeader(head: Buffer): boolean {
   if (head.length < 512) return false;
-  if (head.toString('latin1', 257, 262) === 'ustar') return true;
+  // Compared in place: every entry of an archive is tested.
+  if (head.compare(USTAR, 0, USTAR.length, 257, 257 + USTAR.length) === 0) return true;
   const stored = parseInt(head.toString('latin1', 148, 156).replace(/\0.*$/, '').trim(), 8);
   if (!Number.isFinite(stored) || head[0] === 0) return false;
   let sum = 0;

@@ -169,194 +169,252 @@ function guarded(
   expand = true,
   position?: () => InputPosition,
 ): Source {
-  return {
-    input,
-    container,
-    position,
-    entries: () => enforceLimits(expand ? expandNested(entries(), options) : entries(), options, position),
-  };
+  return { input, container, position, entries: () => guardedEntries(entries(), options, expand, position) };
 }
 
 /**
- * Opens archives and decompresses gzip/xz files found among the entries. Nested archives are
- * opened one level deep: inside them, archives are reported, not opened.
+ * The entries readers get: archives and compressed files found among them opened in place
+ * (with `expand`; see {@link openEntry}), and the entry-count, entry-size and total-size limits
+ * applied to what that yields (a nested archive's entries are entries; the archive is not). One
+ * generator for both: every entry of an archive passes through it, and each generator in a
+ * chain costs a step per entry.
  */
-async function* expandNested(entries: AsyncIterable<Entry>, options: SourceOptions, depth = 0): AsyncGenerator<Entry> {
-  for await (const entry of entries) {
-    if (entry.type !== 'file') {
-      yield entry;
-      continue;
-    }
-    const { head, body } = await peek(entry.body(), MAGIC_PEEK_BYTES).catch((err: unknown) => {
-      options.problems.error(entry.path, `unreadable: ${describeError(err)}`);
-      return { head: Buffer.alloc(0), body: emptyBody() };
-    });
-    const magic = detectMagic(head);
-    if (magic === 'unknown') {
-      yield { ...entry, body: () => body };
-      continue;
-    }
-    if (magic === 'bzip2' || magic === 'zstd') {
-      options.problems.warn(entry.path, `${magic}-compressed entry skipped (unsupported compression)`);
-      continue;
-    }
-    if (magic === 'gzip' || magic === 'xz') {
-      const inflated = await peek(decompress(body, magic, options.limits), MAGIC_PEEK_BYTES).catch(
-        (err: unknown) => {
-          options.problems.error(entry.path, `${magic} entry unreadable: ${describeError(err)}`);
-          return undefined;
-        },
-      );
-      if (!inflated) continue;
-      if (detectMagic(inflated.head) === 'tar') {
-        yield* nestedArchive(entry.path, () => tarEntries(inflated.body), options, depth);
-      } else {
-        yield { path: entry.path, type: 'file', size: undefined, decompressed: magic, body: () => inflated.body };
+async function* guardedEntries(entries: AsyncIterable<Entry>, options: SourceOptions, expand: boolean, position?: () => InputPosition): AsyncGenerator<Entry> {
+  const limits = new EntryLimits(options, position);
+  try {
+    for await (const entry of entries) {
+      const opened = expand && entry.type === 'file' ? await openEntry(entry, options, 0) : entry;
+      if (opened === undefined) continue;
+      if (!('nested' in opened)) {
+        const admitted = limits.admit(opened);
+        if (admitted === STOP) return;
+        if (admitted) yield admitted;
+        continue;
       }
-      continue;
+      for await (const inner of opened.nested) {
+        const admitted = limits.admit(inner);
+        if (admitted === STOP) return;
+        if (admitted) yield admitted;
+      }
     }
-    if (magic === 'tar') {
-      yield* nestedArchive(entry.path, () => tarEntries(body), options, depth);
-      continue;
-    }
-    // zip needs random access: a nested zip is read into memory, within the entry limit.
-    const buffer = await readAll(body, options.limits.maxEntryBytes).catch((err: unknown) => {
-      options.problems.warn(entry.path, `nested zip skipped: ${describeError(err)}`);
-      return undefined;
-    });
-    if (buffer) yield* nestedArchive(entry.path, () => zipEntries({ buffer }, options.limits), options, depth);
+  } catch (err) {
+    limits.broken(err);
   }
 }
 
-async function* nestedArchive(
-  at: string,
-  entries: () => AsyncIterable<Entry>,
-  options: SourceOptions,
-  depth: number,
-): AsyncGenerator<Entry> {
+/** An archive found inside the input: its entries, named under its path. */
+interface NestedArchive {
+  nested: AsyncIterable<Entry>;
+}
+
+/**
+ * A file entry as readers get it, told by its first bytes: as it is, decompressed (a gzip or xz
+ * file), or an archive's entries (tar, tar.gz, tar.xz, zip), opened one level deep: inside a
+ * nested archive (`depth` 1), archives are reported, not opened. Undefined for what is skipped,
+ * and said so.
+ */
+async function openEntry(entry: Entry, options: SourceOptions, depth: number): Promise<Entry | NestedArchive | undefined> {
+  const { head, body } = await peek(entry.body(), MAGIC_PEEK_BYTES).catch((err: unknown) => {
+    options.problems.error(entry.path, `unreadable: ${describeError(err)}`);
+    return { head: Buffer.alloc(0), body: emptyBody() };
+  });
+  const magic = detectMagic(head);
+  if (magic === 'unknown') return { ...entry, body: () => body };
+  if (magic === 'bzip2' || magic === 'zstd') {
+    options.problems.warn(entry.path, `${magic}-compressed entry skipped (unsupported compression)`);
+    return undefined;
+  }
+  if (magic === 'gzip' || magic === 'xz') {
+    const inflated = await peek(decompress(body, magic, options.limits), MAGIC_PEEK_BYTES).catch((err: unknown) => {
+      options.problems.error(entry.path, `${magic} entry unreadable: ${describeError(err)}`);
+      return undefined;
+    });
+    if (!inflated) return undefined;
+    if (detectMagic(inflated.head) === 'tar') return nestedArchive(entry.path, () => tarEntries(inflated.body), options, depth);
+    return { path: entry.path, type: 'file', size: undefined, decompressed: magic, body: () => inflated.body };
+  }
+  if (magic === 'tar') return nestedArchive(entry.path, () => tarEntries(body), options, depth);
+  // zip needs random access: a nested zip is read into memory, within the entry limit.
+  const buffer = await readAll(body, options.limits.maxEntryBytes).catch((err: unknown) => {
+    options.problems.warn(entry.path, `nested zip skipped: ${describeError(err)}`);
+    return undefined;
+  });
+  return buffer ? nestedArchive(entry.path, () => zipEntries({ buffer }, options.limits), options, depth) : undefined;
+}
+
+function nestedArchive(at: string, entries: () => AsyncIterable<Entry>, options: SourceOptions, depth: number): NestedArchive | undefined {
   if (depth >= 1) {
     options.problems.warn(at, 'archive nested two levels deep: not opened');
-    return;
+    return undefined;
   }
+  return { nested: nestedEntries(at, entries, options) };
+}
+
+/** A nested archive's entries, each opened as the input's are (one level down), its breaking a problem of its own. */
+async function* nestedEntries(at: string, entries: () => AsyncIterable<Entry>, options: SourceOptions): AsyncGenerator<Entry> {
   try {
-    for await (const inner of expandNested(entries(), options, depth + 1)) {
-      yield { ...inner, path: `${at}/${inner.path}` };
+    for await (const inner of entries()) {
+      const opened = inner.type === 'file' ? await openEntry(inner, options, 1) : inner;
+      // One level down, archives are not opened: what comes back is an entry or nothing.
+      if (opened !== undefined && !('nested' in opened)) yield { ...opened, path: `${at}/${opened.path}` };
     }
   } catch (err) {
     options.problems.error(at, `nested archive broken: ${describeError(err)}`);
   }
 }
 
+/** What {@link EntryLimits.admit} returns when a limit ends the reading. */
+const STOP = Symbol('stop');
+
 /**
- * Applies the entry-count, entry-size and total-size limits, flags hostile names, and turns
- * a broken container into a recorded problem: the entries read before it are kept.
+ * The entry-count, entry-size and total-size limits of one input, hostile names flagged, and a
+ * broken container turned into a recorded problem: the entries read before it are kept.
  */
-async function* enforceLimits(entries: AsyncIterable<Entry>, options: SourceOptions, position?: () => InputPosition): AsyncGenerator<Entry> {
-  const { limits, problems } = options;
-  let count = 0;
-  let total = 0;
-  let last = '';
-  /** Records the stop, with how far reading got, and its problem at `at` (`reason` unless told). */
-  const stop = (by: InputStop['by'], at: string, reason: string, entries: number, problem = reason): void => {
-    problems.error(at, problem);
-    problems.stopped = { by, at: at || '(start)', reason, entries, streamBytes: position?.().stream };
-  };
-  try {
-    for await (const entry of entries) {
-      count++;
-      if (count > limits.maxEntries) {
-        stop('limit', entry.path, `more than ${limits.maxEntries} entries: the rest was not read (--max-entries)`, count - 1);
-        return;
-      }
-      last = entry.path;
-      if (isHostileName(entry.path)) problems.warn(entry.path, 'entry name is absolute or climbs out with `..`: read as data, never written');
-      if (entry.type !== 'file') {
-        yield entry;
-        continue;
-      }
-      if (entry.size !== undefined && entry.size > limits.maxEntryBytes) {
-        const reason = `entry of ${entry.size} bytes skipped (--max-entry-bytes ${limits.maxEntryBytes})`;
-        problems.warn(entry.path, reason);
-        yield { ...entry, skipped: reason, body: emptyBody };
-        continue;
-      }
-      if (total >= limits.maxTotalBytes) {
-        stop('limit', entry.path, `more than ${limits.maxTotalBytes} bytes read: the rest was not read (--max-total-bytes)`, count - 1);
-        return;
-      }
-      // A body whose size is known only once read (a decompressed `.gz`, a zip entry that
-      // inflates past its stated size) is read up to the limit: the part read is scanned, the
-      // rest is named as not read.
-      const original = entry.body;
-      let cut: string | undefined;
-      yield {
-        ...entry,
-        cutShort: () => cut,
-        // A plain iterator, not an async generator: it is on the path of every chunk read. It
-        // does what the generator `for await (chunk of original()) { …yield… }` did, step by step.
-        body: (): AsyncIterable<Buffer> => {
-          let source: AsyncIterator<Buffer> | undefined;
-          let entryBytes = 0;
-          let stopped = false;
-          /** Set once the part of a chunk that fits was handed out: the cut is made at the next call. */
-          let cutRoom: number | undefined;
-          const stop = (): Promise<IteratorResult<Buffer>> => {
-            // As `for await` leaving early: the source is told to return.
-            stopped = true;
-            const inner = source;
-            source = undefined;
-            return (inner?.return?.() ?? Promise.resolve(undefined)).then(() => ({ done: true, value: undefined }));
-          };
-          const cutHere = (room: number): Promise<IteratorResult<Buffer>> => {
-            total += room;
-            cut = `cut at ${limits.maxEntryBytes} bytes (--max-entry-bytes ${limits.maxEntryBytes}): the first ${limits.maxEntryBytes} bytes were read, the rest of the entry was not`;
-            problems.warn(entry.path, cut);
-            return stop();
-          };
-          const iterator: AsyncIterableIterator<Buffer> = {
-            [Symbol.asyncIterator]() {
-              return iterator;
-            },
-            next(): Promise<IteratorResult<Buffer>> {
-              if (stopped) return Promise.resolve({ done: true, value: undefined });
-              if (cutRoom !== undefined) return cutHere(cutRoom);
-              source ??= original()[Symbol.asyncIterator]();
-              return source.next().then(
-                (next): IteratorResult<Buffer> | Promise<IteratorResult<Buffer>> => {
-                  if (next.done) {
-                    stopped = true;
-                    source = undefined;
-                    return { done: true, value: undefined };
-                  }
-                  const chunk = next.value;
-                  const room = limits.maxEntryBytes - entryBytes;
-                  if (chunk.length > room) {
-                    if (room <= 0) return cutHere(room);
-                    cutRoom = room;
-                    return { done: false, value: chunk.subarray(0, room) };
-                  }
-                  entryBytes += chunk.length;
-                  total += chunk.length;
-                  return { done: false, value: chunk };
-                },
-                (err: unknown) => {
-                  stopped = true;
-                  source = undefined;
-                  throw err;
-                },
-              );
-            },
-            return: stop,
-          };
-          return iterator;
-        },
-      };
+class EntryLimits {
+  private count = 0;
+  /** Bytes handed to readers, every entry's. */
+  total = 0;
+  private last = '';
+
+  constructor(
+    readonly options: SourceOptions,
+    private readonly position: (() => InputPosition) | undefined,
+  ) {}
+
+  /** The entry as readers get it (its body counted against the limits), undefined if skipped, or STOP. */
+  admit(entry: Entry): Entry | typeof STOP | undefined {
+    const { limits, problems } = this.options;
+    this.count++;
+    if (this.count > limits.maxEntries) {
+      this.stop('limit', entry.path, `more than ${limits.maxEntries} entries: the rest was not read (--max-entries)`, this.count - 1);
+      return STOP;
     }
-  } catch (err) {
+    this.last = entry.path;
+    if (isHostileName(entry.path)) problems.warn(entry.path, 'entry name is absolute or climbs out with `..`: read as data, never written');
+    if (entry.type !== 'file') return entry;
+    if (entry.size !== undefined && entry.size > limits.maxEntryBytes) {
+      const reason = `entry of ${entry.size} bytes skipped (--max-entry-bytes ${limits.maxEntryBytes})`;
+      problems.warn(entry.path, reason);
+      return { ...entry, skipped: reason, body: emptyBody };
+    }
+    if (this.total >= limits.maxTotalBytes) {
+      this.stop('limit', entry.path, `more than ${limits.maxTotalBytes} bytes read: the rest was not read (--max-total-bytes)`, this.count - 1);
+      return STOP;
+    }
+    return new LimitedEntry(entry, this);
+  }
+
+  /** The container broke (or the bomb guard stopped it) after the entries admitted so far. */
+  broken(err: unknown): void {
     // The bomb guard stopping the reading is a limit, not a broken archive.
     const reason = describeError(err);
-    if (err instanceof InflationError) stop('limit', last, `${reason} (--max-inflation-ratio)`, count, `reading stopped after this entry: ${reason} (--max-inflation-ratio)`);
-    else stop('damage', last, reason, count, last ? `input broken after this entry: ${reason}` : `input unreadable: ${reason}`);
+    const { count, last } = this;
+    if (err instanceof InflationError) this.stop('limit', last, `${reason} (--max-inflation-ratio)`, count, `reading stopped after this entry: ${reason} (--max-inflation-ratio)`);
+    else this.stop('damage', last, reason, count, last ? `input broken after this entry: ${reason}` : `input unreadable: ${reason}`);
+  }
+
+  /** Records the stop, with how far reading got, and its problem at `at` (`reason` unless told). */
+  private stop(by: InputStop['by'], at: string, reason: string, entries: number, problem = reason): void {
+    this.options.problems.error(at, problem);
+    this.options.problems.stopped = { by, at: at || '(start)', reason, entries, streamBytes: this.position?.().stream };
+  }
+}
+
+/**
+ * A file entry whose body counts against the limits. A body whose size is known only once read
+ * (a decompressed `.gz`, a zip entry that inflates past its stated size) is read up to the entry
+ * limit: the part read is scanned, the rest is named as not read (`cutShort`).
+ */
+class LimitedEntry implements Entry {
+  readonly path: string;
+  readonly type: Entry['type'];
+  readonly size: number | undefined;
+  readonly linkTarget: string | undefined;
+  readonly decompressed: Entry['decompressed'];
+  /** Set once the entry limit cut the body. */
+  cut: string | undefined;
+
+  constructor(
+    private readonly entry: Entry,
+    readonly limits: EntryLimits,
+  ) {
+    this.path = entry.path;
+    this.type = entry.type;
+    this.size = entry.size;
+    this.linkTarget = entry.linkTarget;
+    this.decompressed = entry.decompressed;
+  }
+
+  // Own properties, not methods: an entry is copied with `{ ...entry }` (walk's held entries keep `cutShort`).
+  readonly cutShort = (): string | undefined => this.cut;
+  readonly body = (): AsyncIterable<Buffer> => new LimitedBody(this, this.entry);
+}
+
+/**
+ * A plain iterator, not an async generator: it is on the path of every chunk read. It does what
+ * the generator `for await (chunk of original()) { …yield… }` would, step by step.
+ */
+class LimitedBody implements AsyncIterableIterator<Buffer> {
+  private source: AsyncIterator<Buffer> | undefined;
+  private entryBytes = 0;
+  private stopped = false;
+  /** Set once the part of a chunk that fits was handed out: the cut is made at the next call. */
+  private cutRoom: number | undefined;
+
+  constructor(
+    private readonly entry: LimitedEntry,
+    private readonly original: Entry,
+  ) {}
+
+  [Symbol.asyncIterator](): AsyncIterableIterator<Buffer> {
+    return this;
+  }
+
+  next(): Promise<IteratorResult<Buffer>> {
+    if (this.stopped) return Promise.resolve({ done: true, value: undefined });
+    if (this.cutRoom !== undefined) return this.cutHere(this.cutRoom);
+    this.source ??= this.original.body()[Symbol.asyncIterator]();
+    return this.source.next().then(
+      (next): IteratorResult<Buffer> | Promise<IteratorResult<Buffer>> => {
+        if (next.done) {
+          this.stopped = true;
+          this.source = undefined;
+          return { done: true, value: undefined };
+        }
+        const chunk = next.value;
+        const { maxEntryBytes } = this.entry.limits.options.limits;
+        const room = maxEntryBytes - this.entryBytes;
+        if (chunk.length > room) {
+          if (room <= 0) return this.cutHere(room);
+          this.cutRoom = room;
+          return { done: false, value: chunk.subarray(0, room) };
+        }
+        this.entryBytes += chunk.length;
+        this.entry.limits.total += chunk.length;
+        return { done: false, value: chunk };
+      },
+      (err: unknown) => {
+        this.stopped = true;
+        this.source = undefined;
+        throw err;
+      },
+    );
+  }
+
+  /** As `for await` leaving early: the source is told to return. */
+  return(): Promise<IteratorResult<Buffer>> {
+    this.stopped = true;
+    const inner = this.source;
+    this.source = undefined;
+    return (inner?.return?.() ?? Promise.resolve(undefined)).then(() => ({ done: true, value: undefined }));
+  }
+
+  private cutHere(room: number): Promise<IteratorResult<Buffer>> {
+    const { limits, problems } = this.entry.limits.options;
+    this.entry.limits.total += room;
+    this.entry.cut = `cut at ${limits.maxEntryBytes} bytes (--max-entry-bytes ${limits.maxEntryBytes}): the first ${limits.maxEntryBytes} bytes were read, the rest of the entry was not`;
+    problems.warn(this.entry.path, this.entry.cut);
+    return this.return();
   }
 }
 
