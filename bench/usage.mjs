@@ -1,15 +1,17 @@
 // Preloaded into each measured mgsift process (`node --import`): when it exits, however it
-// exits, writes its peak RSS, CPU time (all threads: zlib and xz work off the main thread) and
+// exits, appends its peak RSS, CPU time (all threads: zlib and xz work off the main thread) and
 // the main thread's own CPU time (Linux; with worker threads, the part no added core shortens)
-// as JSON to $MGSIFT_BENCH_USAGE.
-import { readFileSync, writeFileSync } from 'node:fs';
+// as one JSON line to $MGSIFT_BENCH_USAGE. A run that relaunches itself (src/cli/relaunch.ts)
+// writes two lines: the second Node's, marked `relaunched`, and the first's, which waited for it.
+import { appendFileSync, readFileSync } from 'node:fs';
 import { isMainThread } from 'node:worker_threads';
 
 const file = process.env.MGSIFT_BENCH_USAGE;
 if (file && isMainThread) {
   process.on('exit', () => {
     const usage = process.resourceUsage();
-    writeFileSync(file, JSON.stringify({ maxRssBytes: usage.maxRSS * 1024, cpuSeconds: (usage.userCPUTime + usage.systemCPUTime) / 1e6, mainCpuSeconds: mainThreadCpuSeconds() }));
+    const line = { maxRssBytes: usage.maxRSS * 1024, cpuSeconds: (usage.userCPUTime + usage.systemCPUTime) / 1e6, mainCpuSeconds: mainThreadCpuSeconds(), relaunched: process.env.MGSIFT_RELAUNCHED !== undefined };
+    appendFileSync(file, `${JSON.stringify(line)}\n`);
   });
 }
 

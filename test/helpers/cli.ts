@@ -19,7 +19,10 @@ export interface MeasuredRun {
   wallMs: number;
 }
 
-/** Runs the built CLI with its wall time and peak RSS measured; killed after `timeoutMs`. */
+/**
+ * Runs the built CLI with its wall time and peak RSS measured; killed after `timeoutMs`. In one
+ * process (`MGSIFT_RELAUNCH=0`): the peak RSS is the analysis's own.
+ */
 export function mgsiftMeasured(args: string[], options: { cwd?: string; timeoutMs: number; prefix?: string[] }): MeasuredRun {
   const started = Date.now();
   const [command, ...prefix] = [...(options.prefix ?? []), process.execPath];
@@ -27,6 +30,7 @@ export function mgsiftMeasured(args: string[], options: { cwd?: string; timeoutM
     encoding: 'utf8',
     cwd: options.cwd,
     stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+    env: { ...process.env, MGSIFT_RELAUNCH: '0' },
     timeout: options.timeoutMs,
     killSignal: 'SIGKILL',
     maxBuffer: 64 * 1024 * 1024,

@@ -5,9 +5,9 @@
  * dev build (dist/) run the usual way.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { needs, needsShared } from '../helpers/needs.js';
 
@@ -183,6 +183,35 @@ message: The CVO logged a canceled context.
     const run = offline([join(dir, EXECUTABLE), ...args]);
     expect(run.code).toBe(expected.code);
     expect(comparable(run.stdout)).toEqual(comparable(expected.stdout));
+  }, 120_000);
+
+  it.runIf(availableParallelism() === 2)(`on two cores, a large input goes on in a second start of the executable, given its arguments alone: the dev build's report ${needs('a machine of exactly 2 cores, as CI is')}`, async () => {
+    const line = 'I0314 07:58:01.000000       1 sync_worker.go:477] Running sync 4.14.1 (force=false) on generation 3 in state Updating at attempt 0\n';
+    writeFileSync(join(dir, 'cluster-version-operator.log'), line.repeat(Math.ceil((32 * 1024 * 1024) / line.length)));
+    const args = ['analyze', 'cluster-version-operator.log', '--format', 'json', '-o', '-'];
+    const expected = dev(args);
+    const first = spawn(join(dir, EXECUTABLE), args, { cwd: dir, env: { PATH: bin, HOME: dir, LANG: 'C.UTF-8' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    first.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    const ended = new Promise<number | null>((resolve) => first.on('exit', (code) => resolve(code)));
+    // The second start is the first's child, read from /proc while the run lasts.
+    let children = '';
+    let done = false;
+    void ended.then(() => (done = true));
+    while (!done && children === '') {
+      children = (() => {
+        try {
+          return readFileSync(`/proc/${first.pid}/task/${first.pid}/children`, 'utf8').trim();
+        } catch {
+          return '';
+        }
+      })();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect(children, 'a second process started').not.toBe('');
+    expect(readFileSync(`/proc/${children.split(' ')[0]}/cmdline`, 'utf8').split('\0').slice(1, 3)).toEqual(args.slice(0, 2));
+    expect(await ended).toBe(expected.code);
+    expect(comparable(stdout)).toEqual(comparable(expected.stdout));
   }, 120_000);
 
   it.skipIf(canUnshare)('network isolation not checked: `unshare -n` is not permitted on this machine (needs root or user namespaces)', () => {});

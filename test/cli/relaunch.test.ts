@@ -1,0 +1,122 @@
+import { describe, it, expect, beforeAll } from 'vitest';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { LARGE_INPUT_BYTES, worthRelaunching, type LaunchFacts } from '../../src/cli/relaunch.js';
+import { tempDir } from '../helpers/archives.js';
+import { needs } from '../helpers/needs.js';
+
+const CLI = new URL('../../dist/cli/main.js', import.meta.url).pathname;
+/** Preloaded into every Node of a run (the second inherits it): appends one JSON line per process. */
+const RECORD = new URL('../helpers/record-process.mjs', import.meta.url).pathname;
+
+describe('worthRelaunching', () => {
+  const facts = (over: Partial<LaunchFacts> = {}): LaunchFacts => ({
+    args: ['analyze', 'big.tar.gz', '-o', 'report.html'],
+    execArgv: [],
+    nodeOptions: undefined,
+    relaunched: false,
+    refused: false,
+    cores: 2,
+    fileSize: (path) => (path === 'big.tar.gz' ? LARGE_INPUT_BYTES : path === 'small.tar.gz' ? LARGE_INPUT_BYTES - 1 : undefined),
+    ...over,
+  });
+
+  it('relaunches a run on two cores that names a file of the large size', () => {
+    expect(worthRelaunching(facts())).toBe(true);
+    expect(worthRelaunching(facts({ args: ['diff', 'small.tar.gz', 'big.tar.gz'] }))).toBe(true);
+  });
+
+  it('leaves every other run where it is', () => {
+    expect(worthRelaunching(facts({ args: ['analyze', 'small.tar.gz'] })), 'a smaller input').toBe(false);
+    expect(worthRelaunching(facts({ args: ['analyze', 'a-folder'] })), 'no file').toBe(false);
+    expect(worthRelaunching(facts({ cores: 1 })), 'one core').toBe(false);
+    expect(worthRelaunching(facts({ cores: 4 })), 'cores to spare').toBe(false);
+    expect(worthRelaunching(facts({ relaunched: true })), 'the second Node').toBe(false);
+    expect(worthRelaunching(facts({ refused: true })), 'MGSIFT_RELAUNCH=0').toBe(false);
+    expect(worthRelaunching(facts({ nodeOptions: '--max-old-space-size=512 --v8-pool-size=2' })), 'a pool size in NODE_OPTIONS').toBe(false);
+    expect(worthRelaunching(facts({ execArgv: ['--v8-pool-size=4'] })), 'a pool size on the command line').toBe(false);
+    expect(worthRelaunching(facts({ args: ['analyze', 'big.tar.gz', '--threads', '2'] })), 'a thread count').toBe(false);
+    expect(worthRelaunching(facts({ args: ['analyze', 'big.tar.gz', '--threads=1'] })), 'a thread count').toBe(false);
+  });
+});
+
+interface Recorded {
+  pid: number;
+  ppid: number;
+  relaunched: boolean;
+  nodeOptions: string | undefined;
+}
+
+function records(file: string): Recorded[] {
+  return existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Recorded) : [];
+}
+
+describe.skipIf(availableParallelism() !== 2)(`a large input on two cores ${needs('a machine of exactly 2 cores, as CI is')}`, () => {
+  let dir: string;
+  let log: string;
+  beforeAll(() => {
+    dir = tempDir();
+    // A CVO log just over the size: read as a bare log, its update failing in the last lines.
+    log = join(dir, 'cluster-version-operator.log');
+    const line = 'I0314 07:58:01.000000       1 sync_worker.go:477] Running sync 4.14.1 (force=false) on generation 3 in state Updating at attempt 0\n';
+    writeFileSync(log, line.repeat(Math.ceil(LARGE_INPUT_BYTES / line.length)));
+  });
+
+  function run(input: string, env: NodeJS.ProcessEnv, tag: string) {
+    const record = join(dir, `${tag}.jsonl`);
+    const out = join(dir, tag);
+    const result = spawnSync(process.execPath, ['--import', RECORD, CLI, 'analyze', input, '--format', 'json', '-o', out, '--fail-on', 'info'], {
+      encoding: 'utf8',
+      env: { ...process.env, ...env, MGSIFT_RECORD: record },
+    });
+    const report = existsSync(join(out, 'report.json')) ? (JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Record<string, unknown>) : undefined;
+    if (report) {
+      delete report.generatedAt;
+      delete report.stats;
+    }
+    return { code: result.status, stderr: result.stderr, report, processes: records(record) };
+  }
+
+  it('goes on in a second Node with one V8 thread, with the same report and exit code as in one process', () => {
+    const relaunched = run(log, {}, 'default');
+    const single = run(log, { MGSIFT_RELAUNCH: '0' }, 'single');
+    expect(relaunched.processes).toHaveLength(2);
+    const second = relaunched.processes.find((p) => p.relaunched);
+    expect(second?.nodeOptions).toContain('--v8-pool-size=1');
+    expect(second?.ppid).toBe(relaunched.processes.find((p) => !p.relaunched)?.pid);
+    expect(single.processes).toHaveLength(1);
+    expect(relaunched.code).toBe(single.code);
+    expect(relaunched.report).toBeDefined();
+    expect(relaunched.report).toEqual(single.report);
+  });
+
+  it('passes on an input error as one line and exit 2', () => {
+    const zeros = join(dir, 'zeros.bin');
+    writeFileSync(zeros, '');
+    truncateSync(zeros, LARGE_INPUT_BYTES);
+    const relaunched = run(zeros, {}, 'zeros');
+    expect(relaunched.processes).toHaveLength(2);
+    expect(relaunched.code).toBe(2);
+    expect(relaunched.stderr.trim().split('\n')).toHaveLength(1);
+    expect(relaunched.stderr).toMatch(/^mgsift: error: /);
+  });
+
+  it('passes SIGTERM on to the second Node and ends by it', async () => {
+    const record = join(dir, 'term.jsonl');
+    const first = spawn(process.execPath, ['--import', RECORD, CLI, 'analyze', log, '--format', 'json', '-o', join(dir, 'term')], {
+      env: { ...process.env, MGSIFT_RECORD: record },
+      stdio: 'ignore',
+    });
+    const ended = new Promise<NodeJS.Signals | null>((resolve) => first.on('exit', (_code, signal) => resolve(signal)));
+    // Once the second Node has started (it records itself at start), the first is told to stop.
+    const started = Date.now();
+    while (!records(record).some((p) => p.relaunched) && Date.now() - started < 20_000) await new Promise((resolve) => setTimeout(resolve, 10));
+    const second = records(record).find((p) => p.relaunched);
+    expect(second).toBeDefined();
+    first.kill('SIGTERM');
+    expect(await ended).toBe('SIGTERM');
+    expect(() => process.kill(second!.pid, 0), 'the second Node is gone').toThrow();
+  });
+});
