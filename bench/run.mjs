@@ -453,7 +453,7 @@ function printTable(results, targets) {
     lines.push(`--update-risks on ${nameOf(r)}: adds ${fmt(added)} CPU s (${fmt(r.ratios.updateRisksCpuRatio, 3)} × the run without; peak RSS ${fmt(r.max.risksRssMb, 0)} MB vs ${fmt(r.max.rssMb, 0)}); target ≤ ${TARGETS.updateRisksSeconds} s: ${verdict}`);
   }
   lines.push(
-    'the default run relaunched itself with --v8-pool-size=1 (src/cli/relaunch.ts: 2 cores, an input of 32 MB or more): ' +
+    'the default run relaunched itself with --v8-pool-size=1 (src/cli/relaunch.ts: 2 cores, an input that holds 24 MB or more): ' +
       results.map((r) => `${nameOf(r)}: ${r.medians.relaunched ? 'yes' : 'no'} (the first Node\'s peak RSS while it waits: ${fmt(r.max.launcherRssMb, 0)} MB)`).join('; '),
   );
   lines.push(

@@ -1,9 +1,11 @@
 import { describe, it, expect, beforeAll } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { LARGE_INPUT_BYTES, worthRelaunching, type LaunchFacts } from '../../src/cli/relaunch.js';
+import { contentSize, LARGE_CONTENT_BYTES, worthRelaunching, type LaunchFacts } from '../../src/cli/relaunch.js';
 import { tempDir } from '../helpers/archives.js';
 import { needs } from '../helpers/needs.js';
 
@@ -19,7 +21,7 @@ describe('worthRelaunching', () => {
     relaunched: false,
     refused: false,
     cores: 2,
-    fileSize: (path) => (path === 'big.tar.gz' ? LARGE_INPUT_BYTES : path === 'small.tar.gz' ? LARGE_INPUT_BYTES - 1 : undefined),
+    contentSize: (path) => (path === 'big.tar.gz' ? LARGE_CONTENT_BYTES : path === 'small.tar.gz' ? LARGE_CONTENT_BYTES - 1 : undefined),
     ...over,
   });
 
@@ -39,6 +41,31 @@ describe('worthRelaunching', () => {
     expect(worthRelaunching(facts({ execArgv: ['--v8-pool-size=4'] })), 'a pool size on the command line').toBe(false);
     expect(worthRelaunching(facts({ args: ['analyze', 'big.tar.gz', '--threads', '2'] })), 'a thread count').toBe(false);
     expect(worthRelaunching(facts({ args: ['analyze', 'big.tar.gz', '--threads=1'] })), 'a thread count').toBe(false);
+    expect(worthRelaunching(facts({ args: ['analyze', 'big.tar.gz', 'big.tar.gz', '--jobs', '2'] })), 'a job count').toBe(false);
+    expect(worthRelaunching(facts({ args: ['analyze', 'big.tar.gz', 'big.tar.gz', '-j2'] })), 'a job count').toBe(false);
+  });
+});
+
+describe('contentSize', () => {
+  it('reads a gzip file\'s trailer, estimates xz and zip by their usual ratio, and takes any other file as it is', () => {
+    const dir = tempDir();
+    const file = (name: string, bytes: Buffer): string => {
+      writeFileSync(join(dir, name), bytes);
+      return join(dir, name);
+    };
+    expect(contentSize(file('text.log.gz', gzipSync(Buffer.alloc(300_000, 'a'))))).toBe(300_000);
+    // Random bytes deflate to a little more than they are: the trailer is still what they hold.
+    expect(contentSize(file('random.gz', gzipSync(randomBytes(50_000))))).toBe(50_000);
+    const xz = Buffer.alloc(1000);
+    Buffer.from([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]).copy(xz);
+    expect(contentSize(file('must-gather.tar.xz', xz))).toBe(15_000);
+    const zip = Buffer.alloc(1000);
+    Buffer.from('PK\x03\x04', 'latin1').copy(zip);
+    expect(contentSize(file('must-gather.zip', zip))).toBe(5_000);
+    expect(contentSize(file('current.log', Buffer.alloc(1234, 'x')))).toBe(1234);
+    mkdirSync(join(dir, 'folder'));
+    expect(contentSize(join(dir, 'folder'))).toBeUndefined();
+    expect(contentSize(join(dir, 'not-there'))).toBeUndefined();
   });
 });
 
@@ -61,7 +88,7 @@ describe.skipIf(availableParallelism() !== 2)(`a large input on two cores ${need
     // A CVO log just over the size: read as a bare log, its update failing in the last lines.
     log = join(dir, 'cluster-version-operator.log');
     const line = 'I0314 07:58:01.000000       1 sync_worker.go:477] Running sync 4.14.1 (force=false) on generation 3 in state Updating at attempt 0\n';
-    writeFileSync(log, line.repeat(Math.ceil(LARGE_INPUT_BYTES / line.length)));
+    writeFileSync(log, line.repeat(Math.ceil(LARGE_CONTENT_BYTES / line.length)));
   });
 
   function run(input: string, env: NodeJS.ProcessEnv, tag: string) {
@@ -95,7 +122,7 @@ describe.skipIf(availableParallelism() !== 2)(`a large input on two cores ${need
   it('passes on an input error as one line and exit 2', () => {
     const zeros = join(dir, 'zeros.bin');
     writeFileSync(zeros, '');
-    truncateSync(zeros, LARGE_INPUT_BYTES);
+    truncateSync(zeros, LARGE_CONTENT_BYTES);
     const relaunched = run(zeros, {}, 'zeros');
     expect(relaunched.processes).toHaveLength(2);
     expect(relaunched.code).toBe(2);
