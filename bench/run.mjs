@@ -187,13 +187,13 @@ function mgsift(archive, work, extraArgs, prefix = []) {
   const line = [...prefix, 'node', '--import', quote(pathToFileURL(USAGE).href), quote(CLI), 'analyze', quote(archive), '--format', 'json', '-o', quote(report), ...extraArgs.map(quote)].join(' ');
   const seconds = timed(line, [0, 1], { ...process.env, MGSIFT_BENCH_USAGE: usageFile });
   const usage = runUsage(readFileSync(usageFile, 'utf8'));
-  return { seconds, relaunched: usage.relaunched, rssMb: usage.maxRssBytes / MB, launcherRssMb: usage.launcherRssBytes / MB, cpuSeconds: usage.cpuSeconds, mainCpuSeconds: usage.mainCpuSeconds, report: JSON.parse(readFileSync(report, 'utf8')) };
+  return { seconds, relaunched: usage.relaunched, rssMb: usage.maxRssBytes / MB, launcherRssMb: usage.launcherRssBytes / MB, launcherPrivateMb: usage.launcherPrivateBytes / MB, cpuSeconds: usage.cpuSeconds, mainCpuSeconds: usage.mainCpuSeconds, report: JSON.parse(readFileSync(report, 'utf8')) };
 }
 
 /**
  * One run's usage from bench/usage.mjs's lines: the analysing process's peak RSS and main
  * thread (the second Node's when the run relaunched itself), the CPU of both processes, and the
- * first Node's peak RSS while it waited (0 without a relaunch).
+ * first Node's peak RSS and private memory while it waited (0 without a relaunch).
  */
 function runUsage(text) {
   const lines = text.trim().split('\n').map((l) => JSON.parse(l));
@@ -203,6 +203,7 @@ function runUsage(text) {
     relaunched: analysing.relaunched,
     maxRssBytes: analysing.maxRssBytes,
     launcherRssBytes: launcher?.maxRssBytes ?? 0,
+    launcherPrivateBytes: launcher?.privateBytes ?? 0,
     cpuSeconds: lines.reduce((sum, l) => sum + l.cpuSeconds, 0),
     mainCpuSeconds: analysing.mainCpuSeconds,
   };
@@ -277,6 +278,7 @@ function repetition(setup, rep, runs, check) {
       record('rssMb', one.rssMb);
       record('relaunched', one.relaunched ? 1 : 0);
       record('launcherRssMb', one.launcherRssMb);
+      record('launcherPrivateMb', one.launcherPrivateMb);
       check(one.report, 'full pack');
     },
     () => {
@@ -454,7 +456,7 @@ function printTable(results, targets) {
   }
   lines.push(
     'the default run relaunched itself with --v8-pool-size=1 (src/cli/relaunch.ts: 2 cores, an input that holds 24 MB or more): ' +
-      results.map((r) => `${nameOf(r)}: ${r.medians.relaunched ? 'yes' : 'no'} (the first Node\'s peak RSS while it waits: ${fmt(r.max.launcherRssMb, 0)} MB)`).join('; '),
+      results.map((r) => `${nameOf(r)}: ${r.medians.relaunched ? 'yes' : 'no'} (the first Node while it waits: ${fmt(r.max.launcherPrivateMb, 0)} MB of its own, RSS ${fmt(r.max.launcherRssMb, 0)} MB with Node\'s code shared with the second)`).join('; '),
   );
   lines.push(
     'without the relaunch (MGSIFT_RELAUNCH=0: one Node, V8\'s default pool of 4), median s, ÷ the default run, ÷ decompress: ' +

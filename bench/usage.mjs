@@ -10,7 +10,13 @@ const file = process.env.MGSIFT_BENCH_USAGE;
 if (file && isMainThread) {
   process.on('exit', () => {
     const usage = process.resourceUsage();
-    const line = { maxRssBytes: usage.maxRSS * 1024, cpuSeconds: (usage.userCPUTime + usage.systemCPUTime) / 1e6, mainCpuSeconds: mainThreadCpuSeconds(), relaunched: process.env.MGSIFT_RELAUNCHED !== undefined };
+    const line = {
+      maxRssBytes: usage.maxRSS * 1024,
+      privateBytes: privateBytes(),
+      cpuSeconds: (usage.userCPUTime + usage.systemCPUTime) / 1e6,
+      mainCpuSeconds: mainThreadCpuSeconds(),
+      relaunched: process.env.MGSIFT_RELAUNCHED !== undefined,
+    };
     appendFileSync(file, `${JSON.stringify(line)}\n`);
   });
 }
@@ -21,6 +27,18 @@ function mainThreadCpuSeconds() {
     const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Memory this process wrote and holds alone, at exit (Linux: Private_Dirty): what a second Node
+ * of the same binary adds. Its code pages are clean, and shared while both run.
+ */
+function privateBytes() {
+  try {
+    return Number(/^Private_Dirty:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/smaps_rollup', 'utf8'))?.[1]) * 1024;
   } catch {
     return undefined;
   }
