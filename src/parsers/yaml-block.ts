@@ -66,9 +66,20 @@ export interface BlockYamlOptions {
  * whole parse would refuse may give its picked keys.
  */
 export function parseBlockYaml(text: string, maxDepth: number, pick?: Pick, options: BlockYamlOptions = {}): unknown {
+  const read = readBlockYaml(text, maxDepth, pick, options);
+  return read === OUTSIDE_SUBSET ? read : read.value;
+}
+
+/**
+ * {@link parseBlockYaml}, saying too whether the document names any `&anchor`: without one it
+ * holds no alias, so no part of it is shared (nothing for an alias-bomb check to walk).
+ */
+export function readBlockYaml(text: string, maxDepth: number, pick?: Pick, options: BlockYamlOptions = {}): { value: unknown; anchors: boolean } | typeof OUTSIDE_SUBSET {
   if (text.includes('\r') || text.includes('\t') || text.charCodeAt(0) === 0xfeff) return OUTSIDE_SUBSET;
   try {
-    return new BlockReader(text, maxDepth, options.uniqueKeys === true).document(pick);
+    const reader = new BlockReader(text, maxDepth, options.uniqueKeys === true);
+    const value = reader.document(pick);
+    return { value, anchors: reader.namedAnchors };
   } catch (err) {
     if (err instanceof OutsideSubset || err instanceof RangeError) return OUTSIDE_SUBSET;
     throw err;
@@ -87,6 +98,11 @@ class BlockReader {
   private scalar: unknown = NO_SCALAR;
   /** Values named by `&anchor` so far. */
   private anchors: Map<string, unknown> | undefined;
+
+  /** Whether the document read named an anchor (an alias needs one). */
+  get namedAnchors(): boolean {
+    return this.anchors !== undefined;
+  }
 
   constructor(
     private readonly text: string,

@@ -3,7 +3,7 @@
  *
  * Each document is loaded on its own (split at `---` markers, which YAML forbids inside
  * content), so one broken document costs only itself. The block style Kubernetes clients
- * write is read by the fast `parseBlockYaml`; anything else falls back to js-yaml, which runs with the JSON schema
+ * write is read by the fast `readBlockYaml`; anything else falls back to js-yaml, which runs with the JSON schema
  * (timestamps, `on`, `yes` stay strings), a nesting limit, and after loading a document that
  * uses aliases, a check that the aliases do not blow it up (billion laughs: js-yaml shares
  * aliased nodes, so loading is cheap but any later walk of the result is not).
@@ -11,7 +11,7 @@
 import yaml from 'js-yaml';
 import { describeError, type Problems } from '../core/problems.js';
 import { expandDocument, type K8sObject, type ParsedObject } from './k8s.js';
-import { parseBlockYaml, OUTSIDE_SUBSET, type Pick } from './yaml-block.js';
+import { readBlockYaml, OUTSIDE_SUBSET, type Pick } from './yaml-block.js';
 
 export interface YamlOptions {
   /** Deepest nesting of collections accepted (default 256; real CRDs reach about 40). */
@@ -104,8 +104,9 @@ export function* parseYamlItems(text: string, path: string, problems: Problems, 
     }
     const index = doc++;
     let value: unknown;
+    let mayShare: boolean;
     try {
-      value = loadDocument(body, path, maxDepth, opts.pick);
+      ({ value, mayShare } = loadDocument(body, path, maxDepth, opts.pick));
     } catch (err) {
       lineAt += countLines(text, lineCursor, bodyStart);
       lineCursor = bodyStart;
@@ -113,7 +114,7 @@ export function* parseYamlItems(text: string, path: string, problems: Problems, 
       continue;
     }
     if (value === null || value === undefined) continue;
-    if (typeof value === 'object' && body.includes('&') && body.includes('*')) {
+    if (typeof value === 'object' && mayShare) {
       const budget = Math.max(MIN_EXPANSION_BUDGET, Math.floor(body.length * expansion));
       const verdict = checkExpansion(value, budget);
       if (verdict !== undefined) {
@@ -126,11 +127,15 @@ export function* parseYamlItems(text: string, path: string, problems: Problems, 
 }
 
 /** The fast block reader first; js-yaml for everything else (and to word the error). */
-function loadDocument(body: string, path: string, maxDepth: number, pick: Pick | undefined): unknown {
-  const value = parseBlockYaml(body, maxDepth, pick);
-  if (value !== OUTSIDE_SUBSET) return value;
+/**
+ * One document's value, and whether aliases may share parts of it: the block reader says whether
+ * it met an anchor; of what js-yaml reads, any document with both `&` and `*` in it may.
+ */
+function loadDocument(body: string, path: string, maxDepth: number, pick: Pick | undefined): { value: unknown; mayShare: boolean } {
+  const read = readBlockYaml(body, maxDepth, pick);
+  if (read !== OUTSIDE_SUBSET) return { value: read.value, mayShare: read.anchors };
   const loadOpts: LoadOptionsExt = { schema: yaml.JSON_SCHEMA, json: true, maxDepth, filename: path };
-  return yaml.load(body, loadOpts);
+  return { value: yaml.load(body, loadOpts), mayShare: body.includes('&') && body.includes('*') };
 }
 
 /** Objects in a YAML text, Lists expanded (see `parseYamlItems`). */

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import yaml from 'js-yaml';
 import fg from 'fast-glob';
-import { OUTSIDE_SUBSET, parseBlockYaml } from '../../src/parsers/yaml-block.js';
+import { OUTSIDE_SUBSET, parseBlockYaml, readBlockYaml } from '../../src/parsers/yaml-block.js';
 import { openInput } from '../../src/sources/open.js';
 import { readAll } from '../../src/sources/bytes.js';
 import { DEFAULT_LIMITS } from '../../src/core/limits.js';
@@ -242,3 +242,10 @@ describe('parseBlockYaml with a pick', () => {
   });
 });
 
+describe('readBlockYaml', () => {
+  it('says whether a document names an anchor: only then can aliases share parts of it', () => {
+    expect(readBlockYaml('kind: X\nbase: &b {cpu: 1}\nx: *b\n', 64)).toEqual({ value: { kind: 'X', base: { cpu: 1 }, x: { cpu: 1 } }, anchors: true });
+    // `&` and `*` in values are text: no anchor, nothing shared.
+    expect(readBlockYaml('kind: X\nurl: "http://h/?a=1&b=2*3"\nnote: a & b * c\n', 64)).toEqual({ value: { kind: 'X', url: 'http://h/?a=1&b=2*3', note: 'a & b * c' }, anchors: false });
+  });
+});
