@@ -6,7 +6,7 @@
  * on such a machine starts Node once more with `--v8-pool-size=1` and ends as that run ends.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { availableParallelism, constants } from 'node:os';
 import { isSea } from 'node:sea';
 import { detectMagic, MAGIC_PEEK_BYTES } from '../sources/magic.js';
@@ -121,8 +121,11 @@ export function relaunchWithOneV8Thread(): Promise<boolean> {
 export function contentSize(path: string): number | undefined {
   let fd: number | undefined;
   try {
+    // Told before opening: opening a named pipe would wait for its writer.
+    const info = statSync(path);
+    if (!info.isFile()) return undefined;
+    const { size } = info;
     fd = openSync(path, 'r');
-    const { size } = fstatSync(fd);
     const head = Buffer.alloc(MAGIC_PEEK_BYTES);
     const magic = detectMagic(head.subarray(0, readSync(fd, head, 0, head.length, 0)));
     if (magic === 'xz') return size * XZ_RATIO;

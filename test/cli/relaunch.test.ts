@@ -65,6 +65,9 @@ describe('contentSize', () => {
     expect(contentSize(file('current.log', Buffer.alloc(1234, 'x')))).toBe(1234);
     mkdirSync(join(dir, 'folder'));
     expect(contentSize(join(dir, 'folder'))).toBeUndefined();
+    // A named pipe is not opened (that would wait for a writer): it is no file.
+    const fifo = join(dir, 'pipe');
+    if (spawnSync('mkfifo', [fifo]).status === 0) expect(contentSize(fifo)).toBeUndefined();
     expect(contentSize(join(dir, 'not-there'))).toBeUndefined();
   });
 });
