@@ -11,7 +11,7 @@ const RUST_META = new Set(['\\', '.', '+', '*', '?', '(', ')', '|', '[', ']', '{
 
 class NotExpressible extends Error {}
 
-/** Rewrites one JavaScript regex source for `dialect` ('ere' or 'rust'). */
+/** Rewrites one JavaScript regex source for `dialect` ('ere', 'rust' or 'pcre'). */
 function rewrite(source, dialect) {
   let out = '';
   let i = 0;

@@ -126,10 +126,10 @@ export function* parseYamlItems(text: string, path: string, problems: Problems, 
   }
 }
 
-/** The fast block reader first; js-yaml for everything else (and to word the error). */
 /**
- * One document's value, and whether aliases may share parts of it: the block reader says whether
- * it met an anchor; of what js-yaml reads, any document with both `&` and `*` in it may.
+ * One document's value (the fast block reader first; js-yaml for everything else, and to word the
+ * error), and whether aliases may share parts of it: the block reader says whether it met an
+ * anchor; of what js-yaml reads, any document with both `&` and `*` in it may.
  */
 function loadDocument(body: string, path: string, maxDepth: number, pick: Pick | undefined): { value: unknown; mayShare: boolean } {
   const read = readBlockYaml(body, maxDepth, pick);

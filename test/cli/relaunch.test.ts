@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { contentSize, LARGE_CONTENT_BYTES, worthRelaunching, type LaunchFacts } from '../../src/cli/relaunch.js';
 import { tempDir } from '../helpers/archives.js';
 import { needs } from '../helpers/needs.js';
+import { largeCvoLog } from '../helpers/synthetic.js';
 
 const CLI = new URL('../../dist/cli/main.js', import.meta.url).pathname;
 /** Preloaded into every Node of a run (the second inherits it): appends one JSON line per process. */
@@ -88,10 +89,9 @@ describe.skipIf(availableParallelism() !== 2)(`a large input on two cores ${need
   let log: string;
   beforeAll(() => {
     dir = tempDir();
-    // A CVO log just over the size: read as a bare log, its update failing in the last lines.
+    // A bare CVO log just over the size.
     log = join(dir, 'cluster-version-operator.log');
-    const line = 'I0314 07:58:01.000000       1 sync_worker.go:477] Running sync 4.14.1 (force=false) on generation 3 in state Updating at attempt 0\n';
-    writeFileSync(log, line.repeat(Math.ceil(LARGE_CONTENT_BYTES / line.length)));
+    largeCvoLog(log, LARGE_CONTENT_BYTES);
   });
 
   function run(input: string, env: NodeJS.ProcessEnv, tag: string) {

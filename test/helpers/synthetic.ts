@@ -1,4 +1,4 @@
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, writeFileSync } from 'node:fs';
 import { createGzip } from 'node:zlib';
 import { pipeline } from 'node:stream/promises';
 import tarStream from 'tar-stream';
@@ -45,4 +45,9 @@ export async function syntheticMustGather(file: string, pods: number, linesPerLo
   }
   pack.finalize();
   await done;
+}
+
+/** A bare CVO log of at least `bytes` (real-looking lines, no failure in them), written as it is. */
+export function largeCvoLog(file: string, bytes: number): void {
+  writeFileSync(file, LINE.repeat(Math.ceil(bytes / LINE.length)));
 }

@@ -10,6 +10,8 @@ import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync,
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { needs, needsShared } from '../helpers/needs.js';
+import { largeCvoLog } from '../helpers/synthetic.js';
+import { LARGE_CONTENT_BYTES } from '../../src/cli/relaunch.js';
 
 const REPO = new URL('../../', import.meta.url).pathname;
 const DEV = join(REPO, 'dist/cli/main.js');
@@ -186,8 +188,7 @@ message: The CVO logged a canceled context.
   }, 120_000);
 
   it.runIf(availableParallelism() === 2)(`on two cores, a large input goes on in a second start of the executable, given its arguments alone: the dev build's report ${needs('a machine of exactly 2 cores, as CI is')}`, async () => {
-    const line = 'I0314 07:58:01.000000       1 sync_worker.go:477] Running sync 4.14.1 (force=false) on generation 3 in state Updating at attempt 0\n';
-    writeFileSync(join(dir, 'cluster-version-operator.log'), line.repeat(Math.ceil((32 * 1024 * 1024) / line.length)));
+    largeCvoLog(join(dir, 'cluster-version-operator.log'), LARGE_CONTENT_BYTES);
     const args = ['analyze', 'cluster-version-operator.log', '--format', 'json', '-o', '-'];
     const expected = dev(args);
     const first = spawn(join(dir, EXECUTABLE), args, { cwd: dir, env: { PATH: bin, HOME: dir, LANG: 'C.UTF-8' }, stdio: ['ignore', 'pipe', 'pipe'] });
