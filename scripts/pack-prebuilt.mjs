@@ -9,11 +9,13 @@
 // - dist/engine/cel-parsed.json: the syntax tree (ParsedExpr.expr) of every CEL expression of the
 //   pack (each rule's and shared signal's `where`), as JSON (64-bit integers as {"$bigint": "…"}),
 //   so engine/cel.ts neither loads the CEL parser nor protobuf for them;
-// - dist/engine/pack-templates.json: the pack's templates that hold a mustache, each compiled
-//   here, so that a user's copy of a built-in rule parses them at first render as the pack does;
+// - dist/engine/pack-templates.json and .code: the pack's templates that hold a mustache, each
+//   compiled here (the code Handlebars generates, in .code; the JSON gives each template's text
+//   where its code lies), so that a run loads neither Handlebars' compiler nor compiles them, and
+//   a user's copy of a built-in rule takes them too;
 // - dist/engine/cel-words.json: the words each of those expressions requires of a file
 //   (engine/cel-literals.ts), so that a start reads no syntax tree to find them.
-import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { dirname, join } from 'node:path';
@@ -41,6 +43,10 @@ function wheres(node, out) {
   }
   return out;
 }
+
+// The templates' code of an earlier build is not used to compile this one's (engine/templates.ts
+// takes a template's code from it when there is one).
+for (const name of ['pack-templates.json', 'pack-templates.code']) rmSync(join(REPO, 'dist/engine', name), { force: true });
 
 /** Whether a rule file loads without an issue, every check made now (the compiled engine's own loader). */
 const { loadRuleText } = await import('../dist/engine/load.js');
@@ -79,8 +85,18 @@ mkdirSync(join(REPO, 'dist/engine'), { recursive: true });
 writeFileSync(join(REPO, 'dist/engine/cel-parsed.json'), JSON.stringify(trees));
 writeFileSync(join(REPO, 'dist/engine/pack-parsed.json'), JSON.stringify(documents));
 // Every template the pack's rules compiled above (each file loaded with every check made).
-const { compiledTemplateSources } = await import('../dist/engine/templates.js');
-writeFileSync(join(REPO, 'dist/engine/pack-templates.json'), JSON.stringify(compiledTemplateSources().sort()));
+const { compiledTemplateSources, precompiledTemplate } = await import('../dist/engine/templates.js');
+const templatePlaces = {};
+const templateCode = [];
+let codeBytes = 0;
+for (const source of compiledTemplateSources().sort()) {
+  const code = Buffer.from(precompiledTemplate(source), 'utf8');
+  templatePlaces[source] = [codeBytes, code.length];
+  templateCode.push(code);
+  codeBytes += code.length;
+}
+writeFileSync(join(REPO, 'dist/engine/pack-templates.json'), JSON.stringify(templatePlaces));
+writeFileSync(join(REPO, 'dist/engine/pack-templates.code'), Buffer.concat(templateCode));
 // After the trees: the words each expression requires, read from them (null: none).
 const { literalsRequiredBy } = await import('../dist/engine/cel-literals.js');
 const words = Object.fromEntries([...expressions].sort().map((expression) => [expression, literalsRequiredBy(expression) ?? null]));

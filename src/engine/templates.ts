@@ -1,5 +1,6 @@
-import { readBuildOutput } from '../core/build-output.js';
-import Handlebars from 'handlebars';
+import { readBuildOutput, readBuildOutputPart } from '../core/build-output.js';
+import type Handlebars from 'handlebars';
+import { handlebarsCompiler, handlebarsRuntime, type HandlebarsEnvironment } from '../core/handlebars.js';
 import { binaryUnits } from '../core/bytes.js';
 import { formatDuration, isoTime } from '../core/duration.js';
 import { countedNames, listedNames } from './headline.js';
@@ -9,62 +10,78 @@ import { countedNames, listedNames } from './headline.js';
  * escaping here; each renderer escapes for its own format). Helpers are small and generic;
  * OpenShift knowledge stays in facts.
  */
-const hb = Handlebars.create();
+const HELPERS: Record<string, Handlebars.HelperDelegate> = Object.create(null) as Record<string, Handlebars.HelperDelegate>;
 
-hb.registerHelper('join', (list: unknown, separator: unknown) =>
+function helper(name: string, fn: Handlebars.HelperDelegate): void {
+  HELPERS[name] = fn;
+}
+
+/** An isolated environment of `handlebars` with the helpers. */
+function withHelpers(handlebars: HandlebarsEnvironment): HandlebarsEnvironment {
+  const env = handlebars.create();
+  env.registerHelper(HELPERS);
+  return env;
+}
+
+let compiler: HandlebarsEnvironment | undefined;
+let runtime: HandlebarsEnvironment | undefined;
+const compilerEnvironment = (): HandlebarsEnvironment => (compiler ??= withHelpers(handlebarsCompiler()));
+
+
+helper('join', (list: unknown, separator: unknown) =>
   Array.isArray(list) ? list.map(String).join(typeof separator === 'string' ? separator : ', ') : '',
 );
-hb.registerHelper('eq', (a: unknown, b: unknown) => a === b);
-hb.registerHelper('ne', (a: unknown, b: unknown) => a !== b);
-hb.registerHelper('gt', (a: unknown, b: unknown) => Number(a) > Number(b));
+helper('eq', (a: unknown, b: unknown) => a === b);
+helper('ne', (a: unknown, b: unknown) => a !== b);
+helper('gt', (a: unknown, b: unknown) => Number(a) > Number(b));
 // Handlebars passes its options object last: only the arguments count.
-hb.registerHelper('or', (...args: unknown[]) => args.slice(0, -1).some(Boolean));
-hb.registerHelper('and', (...args: unknown[]) => args.slice(0, -1).every(Boolean));
-hb.registerHelper('add', (...args: unknown[]) => args.slice(0, -1).reduce((sum: number, n) => sum + Number(n), 0));
-hb.registerHelper('lower', (s: unknown) => String(s ?? '').toLowerCase());
-hb.registerHelper('upper', (s: unknown) => String(s ?? '').toUpperCase());
-hb.registerHelper('plural', (n: unknown, word: unknown) => `${String(n)} ${String(word)}${Number(n) === 1 ? '' : 's'}`);
-hb.registerHelper('time', (ms: unknown) =>
+helper('or', (...args: unknown[]) => args.slice(0, -1).some(Boolean));
+helper('and', (...args: unknown[]) => args.slice(0, -1).every(Boolean));
+helper('add', (...args: unknown[]) => args.slice(0, -1).reduce((sum: number, n) => sum + Number(n), 0));
+helper('lower', (s: unknown) => String(s ?? '').toLowerCase());
+helper('upper', (s: unknown) => String(s ?? '').toUpperCase());
+helper('plural', (n: unknown, word: unknown) => `${String(n)} ${String(word)}${Number(n) === 1 ? '' : 's'}`);
+helper('time', (ms: unknown) =>
   typeof ms === 'number' && Number.isFinite(ms) ? isoTime(ms) : 'unknown time',
 );
 // The same to the second (`2023-10-05T01:41:28Z`): a headline is a sentence, not a log line.
-hb.registerHelper('isoSecond', (ms: unknown) =>
+helper('isoSecond', (ms: unknown) =>
   typeof ms === 'number' && Number.isFinite(ms) ? isoTime(Math.floor(ms / 1000) * 1000) : 'unknown time',
 );
-hb.registerHelper('elapsed', (from: unknown, to: unknown) => {
+helper('elapsed', (from: unknown, to: unknown) => {
   if (typeof from !== 'number' || typeof to !== 'number' || !Number.isFinite(from) || !Number.isFinite(to) || to < from) return 'an unknown time';
   return formatDuration(to - from);
 });
 // `time` inside [from, to]; `to` absent: still open (an update in progress).
-hb.registerHelper('within', (time: unknown, from: unknown, to: unknown) => {
+helper('within', (time: unknown, from: unknown, to: unknown) => {
   if (typeof time !== 'number' || typeof from !== 'number' || time < from) return false;
   return typeof to !== 'number' || time <= to;
 });
 // Bytes in binary units (`7.60 GiB`, `110.5 MiB`), as etcdctl's table and the OpenShift docs give database sizes.
-hb.registerHelper('byteSize', (n: unknown) => {
+helper('byteSize', (n: unknown) => {
   const bytes = Number(n);
   if (!Number.isFinite(bytes)) return 'an unknown size';
   const [value, unit] = binaryUnits(bytes);
   return unit === 'B' ? `${value} B` : `${value.toFixed(2)} ${unit}`;
 });
 // `part` as a percentage of `whole`, one decimal (`95.0`).
-hb.registerHelper('percentOf', (part: unknown, whole: unknown) => {
+helper('percentOf', (part: unknown, whole: unknown) => {
   const a = Number(part);
   const b = Number(whole);
   return Number.isFinite(a) && Number.isFinite(b) && b !== 0 ? ((a / b) * 100).toFixed(1) : '?';
 });
-hb.registerHelper('includes', (list: unknown, value: unknown) => Array.isArray(list) && list.includes(value));
-hb.registerHelper('unique', (list: unknown, key: unknown) => {
+helper('includes', (list: unknown, value: unknown) => Array.isArray(list) && list.includes(value));
+helper('unique', (list: unknown, key: unknown) => {
   if (!Array.isArray(list)) return [];
   const values = list.map((item) => (typeof key === 'string' && item && typeof item === 'object' ? (item as Record<string, unknown>)[key] : item));
   return [...new Set(values.filter((v) => v !== undefined && v !== null && v !== ''))];
 });
 // The first item of a list whose field `key` equals `value` (a node's own line among a log's, by its capture).
-hb.registerHelper('find', (list: unknown, key: unknown, value: unknown) =>
+helper('find', (list: unknown, key: unknown, value: unknown) =>
   Array.isArray(list) && typeof key === 'string' ? list.find((item) => item && typeof item === 'object' && (item as Record<string, unknown>)[key] === value) : undefined,
 );
 // The first argument that holds a value: an item from one source, else from another.
-hb.registerHelper('coalesce', (...args: unknown[]) => args.slice(0, -1).find((value) => value !== undefined && value !== null && value !== ''));
+helper('coalesce', (...args: unknown[]) => args.slice(0, -1).find((value) => value !== undefined && value !== null && value !== ''));
 /** A field of an item, by a dotted path (`item.name`); the item itself without a path. */
 function fieldOf(item: unknown, path: string | undefined): unknown {
   if (path === undefined) return item;
@@ -88,25 +105,25 @@ function distinctValues(list: unknown, path: string | undefined): string[] {
 
 // The first `n` distinct names of a list and how many more (`a, b, c and 4 more`), for a headline
 // that names what it is about without listing it all. Objects give their `name` (or the field at `path`).
-hb.registerHelper('names', (list: unknown, n: unknown, ...rest: unknown[]) => {
+helper('names', (list: unknown, n: unknown, ...rest: unknown[]) => {
   const names = distinctValues(list, typeof rest[0] === 'string' ? rest[0] : undefined);
   return listedNames(names, shownOf(n));
 });
 // Names with their count and kind, for a headline: `ClusterOperator dns`, or `3 ClusterOperators (a, b and c)`
 // with the first `n` named (`{{objects signals.degraded.items "ClusterOperator" 3}}`; a path as for `names`).
-hb.registerHelper('objects', (list: unknown, kind: unknown, n: unknown, ...rest: unknown[]) => {
+helper('objects', (list: unknown, kind: unknown, n: unknown, ...rest: unknown[]) => {
   const names = distinctValues(list, typeof rest[0] === 'string' ? rest[0] : undefined);
   if (names.length === 0) return '';
   return countedNames(String(kind), names, shownOf(n));
 });
 // How many distinct names a list holds (as `names` reads them): `{{plural (count about) 'node'}}`.
-hb.registerHelper('count', (list: unknown, ...rest: unknown[]) => distinctValues(list, typeof rest[0] === 'string' ? rest[0] : undefined).length);
+helper('count', (list: unknown, ...rest: unknown[]) => distinctValues(list, typeof rest[0] === 'string' ? rest[0] : undefined).length);
 // The items of a list whose field `key` equals `value` (`{{names (filter about 'kind' 'Node') 3}}`).
-hb.registerHelper('filter', (list: unknown, key: unknown, value: unknown) =>
+helper('filter', (list: unknown, key: unknown, value: unknown) =>
   Array.isArray(list) && typeof key === 'string' ? list.filter((item) => fieldOf(item, key) === value) : [],
 );
 // A text's first line cut at a word to about `n` characters (`…` marks the cut): an error quoted in a headline.
-hb.registerHelper('clip', (text: unknown, n: unknown) => {
+helper('clip', (text: unknown, n: unknown) => {
   const line = String(text ?? '').split('\n', 1)[0]!.replace(/\s+/g, ' ').trim();
   const max = Number.isFinite(Number(n)) ? Number(n) : 80;
   if (line.length <= max) return line;
@@ -116,21 +133,21 @@ hb.registerHelper('clip', (text: unknown, n: unknown) => {
 });
 // The innermost cause of a Go error chain (`Get "https://…": dial tcp: lookup x: no such host` → `no such host`):
 // what a headline quotes of an error.
-hb.registerHelper('cause', (text: unknown) => {
+helper('cause', (text: unknown) => {
   const line = String(text ?? '').split('\n', 1)[0]!.trim();
   // A hint in parentheses after it (`(Client.Timeout exceeded while awaiting headers)`) is left to the message.
   return line.slice(line.lastIndexOf(': ') + 1).replace(/\s*\([^()]*\)$/, '').trim();
 });
 // Whether a text, or any item's `text` in a list (a signal's items), holds one of the words: a
 // hint said only for the error it is about (`{{#if (textHas signals.x.items "is forbidden")}}`).
-hb.registerHelper('textHas', (value: unknown, ...rest: unknown[]) => {
+helper('textHas', (value: unknown, ...rest: unknown[]) => {
   const words = rest.slice(0, -1).filter((word): word is string => typeof word === 'string' && word !== '');
   const texts = Array.isArray(value) ? value.map((item) => (typeof item === 'string' ? item : fieldOf(item, 'text'))) : [value];
   return texts.some((text) => typeof text === 'string' && words.some((word) => text.includes(word)));
 });
 // A verb agreeing with a count: `{{verb n "waits" "wait"}}`.
-hb.registerHelper('verb', (n: unknown, one: unknown, many: unknown) => String(Number(n) === 1 ? one : many));
-hb.registerHelper('split', (s: unknown, separator: unknown) =>
+helper('verb', (n: unknown, one: unknown, many: unknown) => String(Number(n) === 1 ? one : many));
+helper('split', (s: unknown, separator: unknown) =>
   String(s ?? '')
     .split(typeof separator === 'string' ? separator : ',')
     .map((part) => part.trim().replace(/^"|"$/g, ''))
@@ -171,17 +188,34 @@ export function compiledTemplateSources(): string[] {
   return [...templates].flatMap(([source, entry]) => (entry.compiled !== undefined && source.includes('{{') ? [source] : []));
 }
 
-/** The pack's templates with a mustache, each compiled when the pack was built (scripts/pack-prebuilt.mjs). */
-let packTemplates: ReadonlySet<string> | undefined;
+/**
+ * The pack's templates with a mustache, each compiled when the pack was built
+ * (scripts/pack-prebuilt.mjs): by its text, where the code Handlebars generated for it lies in
+ * `pack-templates.code` (bytes from, length). A run thus loads neither Handlebars' compiler nor
+ * compiles the templates it renders, and reads the code of those alone (3.7 MB for all).
+ */
+let packTemplates: Readonly<Record<string, readonly [number, number]>> | undefined;
+
+function packTemplatePlace(source: string): readonly [number, number] | undefined {
+  // Without it (the tests' sources, the single file) every template is compiled from its text.
+  packTemplates ??= readBuildOutput<Record<string, [number, number]>>('./pack-templates.json', import.meta.url, {});
+  return Object.hasOwn(packTemplates, source) ? packTemplates[source] : undefined;
+}
 
 /**
  * Whether a template is one of the pack's own, compiled when it was built: a user's copy of a
- * built-in rule then parses it at first render, as the pack does (`rules lint` compiles all).
+ * built-in rule then takes it at first render, as the pack does (`rules lint` compiles all).
  */
 export function isPackTemplate(source: string): boolean {
-  // Without it (the tests' sources, the single file) every template of a user's rule is compiled at load.
-  packTemplates ??= new Set(readBuildOutput<string[]>('./pack-templates.json', import.meta.url, []));
-  return packTemplates.has(source);
+  return packTemplatePlace(source) !== undefined;
+}
+
+/** The options every rule template is compiled with, at build time or at run time. */
+const COMPILE_OPTIONS: CompileOptions = { noEscape: true, strict: false };
+
+/** The code Handlebars generates for a template (what `pack-templates.code` holds); a syntax error throws. */
+export function precompiledTemplate(source: string): string {
+  return compilerEnvironment().precompile(source, COMPILE_OPTIONS) as string;
 }
 
 /**
@@ -199,7 +233,7 @@ function helperNamedField(program: hbs.AST.Program): string | undefined {
       const { path, params, hash } = statement as hbs.AST.MustacheStatement;
       if (path.type === 'PathExpression' && params.length === 0 && !hash) {
         const name = (path as hbs.AST.PathExpression).original;
-        if (Object.hasOwn(hb.helpers, name) && !BUILT_IN_HELPERS.has(name)) return name;
+        if (Object.hasOwn(HELPERS, name) && !BUILT_IN_HELPERS.has(name)) return name;
       }
     }
     if (statement.type === 'BlockStatement') {
@@ -220,15 +254,24 @@ function compileTemplateSource(source: string): Template {
     const text = source.trim();
     return () => text;
   }
+  const place = packTemplatePlace(source);
   let compiled: HandlebarsTemplateDelegate;
-  try {
-    // Syntax errors now, at load; the code is generated from this parse at first render (most rules never fire).
-    const parsed = hb.parseWithoutProcessing(source);
-    const shadowed = helperNamedField(parsed);
-    if (shadowed) throw new Error(`{{${shadowed}}} calls the helper ${shadowed}, not a field: a field of that name is {{this.${shadowed}}}`);
-    compiled = hb.compile(parsed, { noEscape: true, strict: false });
-  } catch (err) {
-    throw new TemplateError(`template: ${(err as Error).message.split('\n').slice(0, 2).join(' ')}`);
+  if (place !== undefined) {
+    // Compiled by the build from this very text; it runs as `compile` would have made it.
+    const code = readBuildOutputPart('./pack-templates.code', import.meta.url, place[0], place[1]);
+    runtime ??= withHelpers(handlebarsRuntime());
+    compiled = runtime.template(new Function(`return ${code}`)() as TemplateSpecification);
+  } else {
+    try {
+      const compiler = compilerEnvironment();
+      // Syntax errors now, at load; the code is generated from this parse at first render (most rules never fire).
+      const parsed = compiler.parseWithoutProcessing(source);
+      const shadowed = helperNamedField(parsed);
+      if (shadowed) throw new Error(`{{${shadowed}}} calls the helper ${shadowed}, not a field: a field of that name is {{this.${shadowed}}}`);
+      compiled = compiler.compile(parsed, COMPILE_OPTIONS);
+    } catch (err) {
+      throw new TemplateError(`template: ${(err as Error).message.split('\n').slice(0, 2).join(' ')}`);
+    }
   }
   return (context) => {
     try {

@@ -12,7 +12,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { packageFiles, packageText } from '../core/assets.js';
-import Handlebars from 'handlebars';
+import { handlebarsCompiler, type HandlebarsEnvironment } from '../core/handlebars.js';
 import { findingId, type Evidence, type Finding, type NotChecked, type Severity } from '../engine/findings.js';
 import { channelText, fromClusterVersion } from '../facts/cluster.js';
 import type { Report } from './model.js';
@@ -350,7 +350,7 @@ function evidenceView(e: Evidence): EvidenceView {
 export type Template = (view: object) => string;
 
 const templates = new Map<string, Template>();
-const instances = new Map<string, typeof Handlebars>();
+const instances = new Map<string, HandlebarsEnvironment>();
 
 /** `file` in `dir` (with the partials of `dir/partials/`), compiled once per process. */
 /** A templates folder: the one shipped with mgsift (undefined), or another on disk. */
@@ -374,7 +374,7 @@ export function loadTemplate(dir: URL | string | undefined, file: string): Templ
   const compileOptions: CompileOptions = { strict: true, preventIndent: true, knownHelpersOnly: true };
   let hb = instances.get(files.base);
   if (hb === undefined) {
-    hb = Handlebars.create();
+    hb = handlebarsCompiler().create();
     for (const name of files.partials().sort()) {
       if (!name.endsWith('.hbs')) continue;
       hb.registerPartial(name.slice(0, -'.hbs'.length), hb.compile(files.text(`partials/${name}`), compileOptions));

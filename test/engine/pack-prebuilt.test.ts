@@ -77,19 +77,37 @@ describe('the words of the pack CEL found at build time', () => {
   });
 });
 
-// The pack's templates compiled at build time (engine/templates.ts `isPackTemplate`): a user's copy
-// of a built-in rule defers them, as the pack does, so each must be a template that compiles.
+// The pack's templates compiled at build time (engine/templates.ts): a run renders each from the
+// code the build generated for it, and a user's copy of a built-in rule takes it too.
 const TEMPLATES = new URL('../../dist/engine/pack-templates.json', import.meta.url);
 
-describe('the pack templates listed at build time', () => {
-  it.runIf(existsSync(TEMPLATES))(`are the pack's templates with a mustache, each compiling ${needs('dist/engine/pack-templates.json: npm run build')}`, () => {
-    const templates = JSON.parse(readFileSync(TEMPLATES, 'utf8')) as string[];
-    expect(templates.length).toBeGreaterThan(300);
-    for (const source of templates) {
+describe('the pack templates compiled at build time', () => {
+  it.runIf(existsSync(TEMPLATES))(`are the pack's templates with a mustache, each rendering from its stored code as from its text ${needs('dist/engine/pack-templates.json: npm run build')}`, async () => {
+    const places = JSON.parse(readFileSync(TEMPLATES, 'utf8')) as Record<string, [number, number]>;
+    const sources = Object.keys(places);
+    expect(sources.length).toBeGreaterThan(300);
+    const built = (await import(new URL('../../dist/engine/templates.js', import.meta.url).href)) as typeof import('../../src/engine/templates.js');
+    // A context with a value wherever most templates look (a signal's items, a fact, a capture).
+    const item = { name: 'a', namespace: 'ns', kind: 'Pod', text: 'x', count: 2, reason: 'R', message: 'm' };
+    const context = { signals: new Proxy({}, { get: () => ({ items: [item, { ...item, name: 'b' }], count: 2 }) }), item, object: { metadata: { name: 'a', namespace: 'ns' } } };
+    for (const source of sources) {
       expect(source).toContain('{{');
-      expect(() => compileTemplate(source), source.slice(0, 80)).not.toThrow();
+      expect(built.isPackTemplate(source)).toBe(true);
+      // The sources here have no build output beside them: compiled from the text.
+      const fromText = compileTemplate(source);
+      const fromCode = built.compileTemplate(source);
+      for (const given of [{}, context]) {
+        const render = (template: (c: object) => string): string => {
+          try {
+            return template(given);
+          } catch (err) {
+            return `throws ${(err as Error).message}`;
+          }
+        };
+        expect(render(fromCode), source.slice(0, 80)).toBe(render(fromText));
+      }
     }
     const rule = yaml.load(packageText('rules/monitoring/prometheus-scrape-body-size-limit.yaml')) as { message: string; headline: string };
-    expect(templates).toEqual(expect.arrayContaining([rule.message, rule.headline]));
+    expect(sources).toEqual(expect.arrayContaining([rule.message, rule.headline]));
   });
 });
