@@ -116,20 +116,23 @@ export function prepareSources(cacheDir, source = 'auto') {
     const why = source === 'mini' ? 'asked for' : `${REAL_SAMPLES} is absent`;
     return { kind: 'mini', note: `scaled up from ${relative(REPO, MINI_SAMPLE)} (${why}): not real-sized content`, roots: [join(MINI_SAMPLE, 'must-gather-aws')] };
   }
-  const roots = archives.map((archive) => {
-    const name = archive.split('/').pop().replace(/\.tar\.xz$/, '');
-    const dir = join(cacheDir, 'sources', name);
-    if (!existsSync(join(dir, '.complete'))) {
-      rmSync(dir, { recursive: true, force: true });
-      mkdirSync(dir, { recursive: true });
-      run('tar', ['-xJf', archive, '-C', dir]);
-      writeFileSync(join(dir, '.complete'), '');
-    }
-    const top = readdirSync(dir).filter((n) => n !== '.complete');
-    if (top.length !== 1) throw new Error(`${archive}: expected one root folder, found ${top.join(', ')}`);
-    return join(dir, top[0]);
-  });
+  const roots = archives.map((archive) => extracted(archive, cacheDir));
   return { kind: 'real', note: `scaled up from ${REAL_ARCHIVES.join(', ')}`, roots };
+}
+
+/** A real archive's root folder, extracted once into the cache. */
+function extracted(archive, cacheDir) {
+  const name = archive.split('/').pop().replace(/\.tar\.xz$/, '');
+  const dir = join(cacheDir, 'sources', name);
+  if (!existsSync(join(dir, '.complete'))) {
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    run('tar', ['-xJf', archive, '-C', dir]);
+    writeFileSync(join(dir, '.complete'), '');
+  }
+  const top = readdirSync(dir).filter((n) => n !== '.complete');
+  if (top.length !== 1) throw new Error(`${archive}: expected one root folder, found ${top.join(', ')}`);
+  return join(dir, top[0]);
 }
 
 /** Every namespace of a source: its files, and its pod logs by container name. */
@@ -437,26 +440,36 @@ function buildTree({ sizeGb, sources, tree, rules }) {
 export const REAL_COPIES = 4;
 
 /**
- * The real-content case: the first real archive (aws) as gathered, its image folder four times
- * under one root (names differing in the digest's last characters), as a `.tar.gz` (`pigz -6`).
- * Real YAML and logs, nothing scaled: mgsift reads each log once (the copies' logs are the same
- * logical logs, skipped as duplicates) and the YAML of every copy. Undefined without the real
- * archives. Cached as `mg-<source>-image-x4-v<generator version>.tar.gz`.
+ * The real archives the real-content cases copy: aws (shared/samples-real; the series the bench
+ * has printed since issue 16 was re-measured) and azure (issue 33's own case, "the azure
+ * must-gather ×4"; in the repository, test/precision/archives).
  */
-export function ensureRealCopies({ cacheDir = DEFAULT_CACHE, source = 'auto', log = () => {} } = {}) {
+export const REAL_COPY_SOURCES = [
+  { name: 'aws', archive: join(REAL_SAMPLES, REAL_ARCHIVES[0]) },
+  { name: 'azure', archive: join(REPO, 'test', 'precision', 'archives', 'must-gather-azure.tar.xz') },
+];
+
+/**
+ * A real-content case: a real archive (`from`, aws by default) as gathered, its image folder four
+ * times under one root (names differing in the digest's last characters), as a `.tar.gz`
+ * (`pigz -6`). Real YAML and logs, nothing scaled: mgsift reads each log once (the copies' logs
+ * are the same logical logs, skipped as duplicates) and the YAML of every copy. Undefined without
+ * the archive. Cached as `mg-<source>-image-x4-v<generator version>.tar.gz`.
+ */
+export function ensureRealCopies({ cacheDir = DEFAULT_CACHE, source = 'auto', log = () => {}, from = REAL_COPY_SOURCES[0] } = {}) {
   mkdirSync(cacheDir, { recursive: true });
-  const sources = prepareSources(cacheDir, source);
-  // Tests ask for the small fixture; otherwise the case exists only with the real archives.
-  if (sources.kind !== 'real' && source !== 'mini') return undefined;
-  const root = sources.roots[0];
-  const sourceName = sources.kind === 'real' ? REAL_ARCHIVES[0].replace(/^must-gather-|\.tar\.xz$/g, '') : 'mini';
-  const name = `mg-${sourceName}-image-x${REAL_COPIES}-v${GENERATOR_VERSION}`;
+  // Tests ask for the small fixture; otherwise the case exists only with the real archive.
+  const mini = source === 'mini' || !existsSync(from.archive);
+  if (mini && source !== 'mini') return undefined;
+  const root = mini ? join(MINI_SAMPLE, 'must-gather-aws') : extracted(from.archive, cacheDir);
+  const origin = relative(REPO, mini ? root : from.archive);
+  const name = `mg-${mini ? 'mini' : from.name}-image-x${REAL_COPIES}-v${GENERATOR_VERSION}`;
   const manifestPath = join(cacheDir, `${name}.json`);
   const path = join(cacheDir, `${name}.tar.gz`);
   // The manifest may come from another checkout's cache (copied or moved): the archive is the one here.
   if (existsSync(manifestPath) && existsSync(path)) return { ...JSON.parse(readFileSync(manifestPath, 'utf8')), path };
   const started = Date.now();
-  log(`building ${relative(REPO, path)} (${sources.kind === 'real' ? REAL_ARCHIVES[0] : relative(REPO, root)}'s image folder ×${REAL_COPIES})`);
+  log(`building ${relative(REPO, path)} (${origin}'s image folder ×${REAL_COPIES})`);
   const image = imageDir(root);
   const tree = join(cacheDir, `${name}.tree`);
   const top = `${ROOT_NAME}-x${REAL_COPIES}`;
@@ -482,7 +495,7 @@ export function ensureRealCopies({ cacheDir = DEFAULT_CACHE, source = 'auto', lo
   run('bash', ['-o', 'pipefail', '-c', `tar -C '${tree}' --sort=name --hard-dereference --owner=0 --group=0 --numeric-owner --mtime='2021-08-03 10:13:47Z' -cf - '${top}' | ${compressor('gz')} > '${path}.partial'`]);
   renameSync(`${path}.partial`, path);
   rmSync(tree, { recursive: true, force: true });
-  const manifest = { name, source: sources.kind === 'real' ? REAL_ARCHIVES[0] : relative(REPO, root), copies: REAL_COPIES, bytes, files, path, archiveBytes: statSync(path).size, buildSeconds: (Date.now() - started) / 1000, expected: [] };
+  const manifest = { name, source: origin, copies: REAL_COPIES, bytes, files, path, archiveBytes: statSync(path).size, buildSeconds: (Date.now() - started) / 1000, expected: [] };
   writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
   return manifest;
 }
