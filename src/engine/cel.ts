@@ -195,9 +195,21 @@ export function celExpr(expression: string): CelExpr | undefined {
 
 /** A tree of cel-parsed.json as the parser made it. */
 export function decodeExprTree(encoded: string): CelExpr {
-  return JSON.parse(encoded, (_key, value: unknown) =>
-    value !== null && typeof value === 'object' && '$bigint' in value ? BigInt((value as { $bigint: string }).$bigint) : value,
-  ) as CelExpr;
+  // Parsed plainly, then its `{"$bigint": "…"}` turned into bigints by one walk over its objects:
+  // a reviver is called for every value of the tree, and took three times as long.
+  return withBigints(JSON.parse(encoded) as object) as CelExpr;
+}
+
+/** `node` with each `{"$bigint": "…"}` object under it (an array's item, an object's value) made a bigint, in place. */
+function withBigints(node: object): object {
+  const values = node as Record<string, unknown>;
+  for (const key in values) {
+    const value = values[key];
+    if (value === null || typeof value !== 'object') continue;
+    const digits = (value as { $bigint?: unknown }).$bigint;
+    values[key] = typeof digits === 'string' ? BigInt(digits) : withBigints(value);
+  }
+  return node;
 }
 
 function compileCelProgram(expression: string): CelRun {
