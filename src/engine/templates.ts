@@ -27,7 +27,6 @@ let compiler: HandlebarsEnvironment | undefined;
 let runtime: HandlebarsEnvironment | undefined;
 const compilerEnvironment = (): HandlebarsEnvironment => (compiler ??= withHelpers(handlebarsCompiler()));
 
-
 helper('join', (list: unknown, separator: unknown) =>
   Array.isArray(list) ? list.map(String).join(typeof separator === 'string' ? separator : ', ') : '',
 );
@@ -202,6 +201,17 @@ function packTemplatePlace(source: string): readonly [number, number] | undefine
   return Object.hasOwn(packTemplates, source) ? packTemplates[source] : undefined;
 }
 
+/** The code the build generated for a pack template; undefined for any other (or if it cannot be read: compiled from its text). */
+function packTemplateCode(source: string): string | undefined {
+  const place = packTemplatePlace(source);
+  if (place === undefined) return undefined;
+  try {
+    return readBuildOutputPart('./pack-templates.code', import.meta.url, place[0], place[1]);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Whether a template is one of the pack's own, compiled when it was built: a user's copy of a
  * built-in rule then takes it at first render, as the pack does (`rules lint` compiles all).
@@ -254,11 +264,10 @@ function compileTemplateSource(source: string): Template {
     const text = source.trim();
     return () => text;
   }
-  const place = packTemplatePlace(source);
+  const code = packTemplateCode(source);
   let compiled: HandlebarsTemplateDelegate;
-  if (place !== undefined) {
+  if (code !== undefined) {
     // Compiled by the build from this very text; it runs as `compile` would have made it.
-    const code = readBuildOutputPart('./pack-templates.code', import.meta.url, place[0], place[1]);
     runtime ??= withHelpers(handlebarsRuntime());
     compiled = runtime.template(new Function(`return ${code}`)() as TemplateSpecification);
   } else {
