@@ -23,9 +23,11 @@ function withHelpers(handlebars: HandlebarsEnvironment): HandlebarsEnvironment {
   return env;
 }
 
-let compiler: HandlebarsEnvironment | undefined;
-let runtime: HandlebarsEnvironment | undefined;
-const compilerEnvironment = (): HandlebarsEnvironment => (compiler ??= withHelpers(handlebarsCompiler()));
+/** Handlebars with its compiler, for a template compiled from its text; its runtime alone, for one compiled at build time. Each made at first use. */
+let withCompiler: HandlebarsEnvironment | undefined;
+let runtimeOnly: HandlebarsEnvironment | undefined;
+const compilerEnvironment = (): HandlebarsEnvironment => (withCompiler ??= withHelpers(handlebarsCompiler()));
+const runtimeEnvironment = (): HandlebarsEnvironment => (runtimeOnly ??= withHelpers(handlebarsRuntime()));
 
 helper('join', (list: unknown, separator: unknown) =>
   Array.isArray(list) ? list.map(String).join(typeof separator === 'string' ? separator : ', ') : '',
@@ -268,16 +270,15 @@ function compileTemplateSource(source: string): Template {
   let compiled: HandlebarsTemplateDelegate;
   if (code !== undefined) {
     // Compiled by the build from this very text; it runs as `compile` would have made it.
-    runtime ??= withHelpers(handlebarsRuntime());
-    compiled = runtime.template(new Function(`return ${code}`)() as TemplateSpecification);
+    compiled = runtimeEnvironment().template(new Function(`return ${code}`)() as TemplateSpecification);
   } else {
     try {
-      const compiler = compilerEnvironment();
+      const handlebars = compilerEnvironment();
       // Syntax errors now, at load; the code is generated from this parse at first render (most rules never fire).
-      const parsed = compiler.parseWithoutProcessing(source);
+      const parsed = handlebars.parseWithoutProcessing(source);
       const shadowed = helperNamedField(parsed);
       if (shadowed) throw new Error(`{{${shadowed}}} calls the helper ${shadowed}, not a field: a field of that name is {{this.${shadowed}}}`);
-      compiled = compiler.compile(parsed, COMPILE_OPTIONS);
+      compiled = handlebars.compile(parsed, COMPILE_OPTIONS);
     } catch (err) {
       throw new TemplateError(`template: ${(err as Error).message.split('\n').slice(0, 2).join(' ')}`);
     }

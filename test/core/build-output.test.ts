@@ -2,7 +2,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { readBuildOutput } from '../../src/core/build-output.js';
+import { readBuildOutput, readBuildOutputPart } from '../../src/core/build-output.js';
 import { tempDir } from '../helpers/archives.js';
 
 describe('readBuildOutput: a JSON file the build wrote, or the fallback', () => {
@@ -17,5 +17,19 @@ describe('readBuildOutput: a JSON file the build wrote, or the fallback', () => 
     expect(readBuildOutput('./broken.json', moduleUrl, [])).toEqual([]);
     // The single file (CommonJS) has no module URL: no file, no error.
     expect(readBuildOutput('./words.json', undefined, { bundled: true })).toEqual({ bundled: true });
+  });
+});
+
+describe('readBuildOutputPart: a part of a file the build wrote, by its byte range', () => {
+  it('reads the bytes its index points to as UTF-8, and throws when the file is absent or shorter than the index says', () => {
+    const dir = tempDir();
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    // Two parts, the second holding a character of three bytes.
+    writeFileSync(join(dir, 'parts.code'), 'first…second');
+    const moduleUrl = pathToFileURL(join(dir, 'module.js')).href;
+    expect(readBuildOutputPart('./parts.code', moduleUrl, 0, 5)).toBe('first');
+    expect(readBuildOutputPart('./parts.code', moduleUrl, 5, 9)).toBe('…second');
+    expect(() => readBuildOutputPart('./parts.code', moduleUrl, 5, 20)).toThrow(/shorter than its index says/);
+    expect(() => readBuildOutputPart('./absent.code', moduleUrl, 0, 1)).toThrow();
   });
 });
