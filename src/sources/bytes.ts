@@ -22,44 +22,59 @@ export async function peek(body: AsyncIterable<Buffer>, n: number): Promise<Peek
     length += next.value.length;
   }
   const head = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-  // A plain iterator, not an async generator: every entry of an archive is peeked, and a
-  // generator's own queue and ticks cost more than the forwarding itself.
-  let pending: Buffer | undefined = head.length > 0 ? head : undefined;
-  let finished = false;
-  const replay: AsyncIterableIterator<Buffer> = {
-    [Symbol.asyncIterator]() {
-      return replay;
-    },
-    next(): Promise<IteratorResult<Buffer>> {
-      if (pending !== undefined) {
-        const value = pending;
-        pending = undefined;
-        return Promise.resolve({ done: false, value });
-      }
-      if (done || finished) return Promise.resolve({ done: true, value: undefined });
-      return iterator.next().then(
-        (next) => {
-          if (next.done) {
-            finished = true;
-            return { done: true, value: undefined };
-          }
-          return { done: false, value: next.value };
-        },
-        (err: unknown) => {
-          finished = true;
-          throw err;
-        },
-      );
-    },
-    return(): Promise<IteratorResult<Buffer>> {
-      // As a generator's return: the source is left for its owner to drain.
-      pending = undefined;
-      finished = true;
-      return Promise.resolve({ done: true, value: undefined });
-    },
-  };
-  return { head: head.subarray(0, Math.min(head.length, n)), body: replay };
+  return { head: head.subarray(0, Math.min(head.length, n)), body: new Replay(head, iterator, done) };
 }
+
+/**
+ * The bytes a peek took, then the rest of their source. A plain iterator, not an async
+ * generator or closures: every entry of an archive is peeked, and a generator's own queue and
+ * ticks cost more than the forwarding itself.
+ */
+class Replay implements AsyncIterableIterator<Buffer> {
+  private pending: Buffer | undefined;
+  private finished: boolean;
+
+  constructor(
+    head: Buffer,
+    private readonly source: AsyncIterator<Buffer>,
+    sourceDone: boolean,
+  ) {
+    this.pending = head.length > 0 ? head : undefined;
+    this.finished = sourceDone;
+  }
+
+  [Symbol.asyncIterator](): AsyncIterableIterator<Buffer> {
+    return this;
+  }
+
+  next(): Promise<IteratorResult<Buffer>> {
+    const pending = this.pending;
+    if (pending !== undefined) {
+      this.pending = undefined;
+      return Promise.resolve({ done: false, value: pending });
+    }
+    if (this.finished) return DONE;
+    return this.source.next().then(
+      (next) => {
+        if (next.done) this.finished = true;
+        return next;
+      },
+      (err: unknown) => {
+        this.finished = true;
+        throw err;
+      },
+    );
+  }
+
+  /** As a generator's return: the source is left for its owner to drain. */
+  return(): Promise<IteratorResult<Buffer>> {
+    this.pending = undefined;
+    this.finished = true;
+    return DONE;
+  }
+}
+
+const DONE: Promise<IteratorResult<Buffer>> = Promise.resolve({ done: true, value: undefined });
 
 /** A body larger than a caller's bound: the limit, not damage, stopped it. */
 export class TooLargeError extends Error {}

@@ -32,31 +32,33 @@ export async function* tarEntries(body: AsyncIterable<Buffer>, read: StreamCount
   const input = new ChunkedInput(body[Symbol.asyncIterator](), read);
   try {
     let entriesEnd = 0;
-    let names: LongNames = {};
+    const names = new LongNames();
     for (;;) {
-      if (!(await input.nextBlock())) break;
+      // Each step is taken at once when the current chunk holds it (nearly always): an `await` per header and body costs more than the framing.
+      if (!input.blockNow() && !(await input.nextBlock())) break;
       const header = decodeHeader(input.block, input.blockAt);
       if (header === null) continue; // the end-of-archive blocks, and any zero block
       if (isLongHeader(header.type)) {
-        names = await readLongHeader(input, header.type, header.size, names);
+        const size = checkedLongHeaderSize(header.size);
+        names.read(header.type, input.takeNow(size) ?? (await input.take(size)));
+        const padding = input.skipNow(paddingAfter(size));
+        if (padding > 0) await input.skip(padding);
         continue;
       }
-      const named = applyLongNames(header, names);
-      names = { global: names.global };
-      if (!(named.size >= 0)) throw new TarFormatError('Invalid header');
-      const dataStart = input.position;
-      entriesEnd = dataStart + named.size + paddingAfter(named.size);
-      const type = TAR_TYPES[named.type ?? 'file'] ?? 'other';
+      names.applyTo(header);
+      if (!(header.size >= 0)) throw new TarFormatError('Invalid header');
+      entriesEnd = input.position + header.size + paddingAfter(header.size);
+      const type = TAR_TYPES[header.type ?? 'file'] ?? 'other';
       // A directory's size is not data that follows it (as tar-stream reads it).
-      const data = new EntryData(input, named.type === 'directory' ? 0 : named.size);
+      const data = new EntryData(input, header.type === 'directory' ? 0 : header.size);
       yield {
-        path: normalizeStoredPath(named.name),
+        path: normalizeStoredPath(header.name),
         type,
-        size: named.size,
-        linkTarget: named.linkname ?? undefined,
-        body: type === 'file' ? () => new TarBody(data) : emptyBody,
+        size: header.size,
+        linkTarget: header.linkname ?? undefined,
+        body: type === 'file' ? data.body : emptyBody,
       };
-      await data.skipRest();
+      if (!data.skipRestNow()) await data.skipRest();
     }
     // Without a zero block after the last entry, the archive was cut between two entries and what followed is lost.
     if (read.bytes < entriesEnd + BLOCK) throw new TarFormatError('the stream ends without its end-of-archive block (cut after the last entry read)');
@@ -67,60 +69,60 @@ export async function* tarEntries(body: AsyncIterable<Buffer>, read: StreamCount
   }
 }
 
-/** Long names and PAX records waiting for the entry they name; the global PAX records for every entry after them. */
-interface LongNames {
-  path?: string | undefined;
-  linkpath?: string | undefined;
-  pax?: PaxRecords | undefined;
-  global?: PaxRecords | undefined;
-}
-
-async function readLongHeader(input: ChunkedInput, type: LongHeaderType, size: number, names: LongNames): Promise<LongNames> {
+function checkedLongHeaderSize(size: number): number {
   if (!(size >= 0)) throw new TarFormatError('Invalid header');
   if (size > MAX_LONG_HEADER_BYTES) throw new TarFormatError('Header exceeds max size');
-  const body = await input.take(size);
-  await input.skip(paddingAfter(size));
-  switch (type) {
-    case 'gnu-long-path':
-      return { ...names, path: decodeLongName(body) };
-    case 'gnu-long-link-path':
-      return { ...names, linkpath: decodeLongName(body) };
-    case 'pax-global-header':
-      return { ...names, global: decodePax(body) };
-    case 'pax-header':
-      // As tar-stream: the global records count only for an entry that has records of its own.
-      return { ...names, pax: { ...names.global, ...decodePax(body) } };
-  }
+  return size;
 }
 
-function applyLongNames(header: TarHeader, names: LongNames): TarHeader {
-  let { name, linkname, size } = header;
-  if (names.path) name = names.path;
-  if (names.linkpath) linkname = names.linkpath;
-  const pax = names.pax;
-  if (pax) {
-    if (pax.path) name = pax.path;
-    if (pax.linkpath) linkname = pax.linkpath;
-    if (pax.size) size = Number.parseInt(pax.size, 10);
+/**
+ * Long names and PAX records waiting for the entry they name, and the global PAX records (which,
+ * as tar-stream reads them, count only for an entry that has PAX records of its own).
+ */
+class LongNames {
+  private path: string | undefined;
+  private linkpath: string | undefined;
+  private pax: PaxRecords | undefined;
+  private global: PaxRecords | undefined;
+
+  read(type: LongHeaderType, record: Buffer): void {
+    if (type === 'gnu-long-path') this.path = decodeLongName(record);
+    else if (type === 'gnu-long-link-path') this.linkpath = decodeLongName(record);
+    else if (type === 'pax-global-header') this.global = decodePax(record);
+    else this.pax = this.global ? { ...this.global, ...decodePax(record) } : decodePax(record);
   }
-  return { name, type: header.type, size, linkname };
+
+  /** Names and sizes the entry as the records before it say, and forgets them (the global ones aside). */
+  applyTo(header: TarHeader): void {
+    if (this.path) header.name = this.path;
+    if (this.linkpath) header.linkname = this.linkpath;
+    const pax = this.pax;
+    if (pax) {
+      if (pax.path) header.name = pax.path;
+      if (pax.linkpath) header.linkname = pax.linkpath;
+      if (pax.size) header.size = Number.parseInt(pax.size, 10);
+    }
+    this.path = this.linkpath = this.pax = undefined;
+  }
 }
 
 /**
  * The tar stream as the chunks its source yields, with a read position in the current one.
  * Headers are read where they lie; only a header or record split between two chunks is copied.
+ * Each step has a form taken at once from the current chunk (`…Now`) and one that waits for
+ * the source's next chunks.
  */
 class ChunkedInput {
   private chunk: Buffer = Buffer.alloc(0);
   /** Read position in `chunk`. */
   private at = 0;
-  /** The block {@link nextBlock} moved past, and where it starts in that buffer. */
-  block: Buffer = this.chunk;
-  blockAt = 0;
   /** Stream offset of `chunk`'s first byte. */
   private chunkStart = 0;
   private ended = false;
   private failure: { error: unknown } | undefined;
+  /** The block {@link blockNow} or {@link nextBlock} moved past, and where it starts in that buffer. */
+  block: Buffer = this.chunk;
+  blockAt = 0;
 
   constructor(
     private readonly source: AsyncIterator<Buffer>,
@@ -136,29 +138,35 @@ class ChunkedInput {
     return this.chunk.length - this.at;
   }
 
-  /**
-   * Moves past the next 512-byte block, left in `block` at `blockAt`; false when the stream ends
-   * right here. A block split between two chunks is copied.
-   */
-  async nextBlock(): Promise<boolean> {
-    if (this.available === 0 && !(await this.next())) return false;
-    if (this.available >= BLOCK) {
-      this.block = this.chunk;
-      this.blockAt = this.at;
-      this.at += BLOCK;
-    } else {
-      this.block = await this.take(BLOCK);
-      this.blockAt = 0;
-    }
+  /** Moves past the next 512-byte block if the current chunk holds it whole (it is then in `block` at `blockAt`). */
+  blockNow(): boolean {
+    if (this.available < BLOCK) return false;
+    this.block = this.chunk;
+    this.blockAt = this.at;
+    this.at += BLOCK;
     return true;
   }
 
-  /** The next `n` bytes (a view when one chunk holds them). */
+  /** As {@link blockNow}, waiting for the source; false when the stream ends right here. A block split between chunks is copied. */
+  async nextBlock(): Promise<boolean> {
+    if (this.available === 0 && !(await this.next())) return false;
+    if (this.blockNow()) return true;
+    this.block = await this.take(BLOCK);
+    this.blockAt = 0;
+    return true;
+  }
+
+  /** The next `n` bytes if the current chunk holds them (a view), moved past; else undefined. */
+  takeNow(n: number): Buffer | undefined {
+    if (this.available < n) return undefined;
+    this.at += n;
+    return this.chunk.subarray(this.at - n, this.at);
+  }
+
+  /** The next `n` bytes, copied when they span chunks. */
   async take(n: number): Promise<Buffer> {
-    if (this.available >= n) {
-      this.at += n;
-      return this.chunk.subarray(this.at - n, this.at);
-    }
+    const now = this.takeNow(n);
+    if (now) return now;
     const whole = Buffer.allocUnsafe(n);
     let filled = 0;
     while (filled < n) {
@@ -170,11 +178,18 @@ class ChunkedInput {
     return whole;
   }
 
+  /** Skips up to `n` bytes of the current chunk; returns how many are left to skip. */
+  skipNow(n: number): number {
+    const skipped = Math.min(n, this.available);
+    this.at += skipped;
+    return n - skipped;
+  }
+
   async skip(n: number): Promise<void> {
-    let left = n;
+    let left = this.skipNow(n);
     while (left > 0) {
-      if (this.available === 0 && !(await this.next())) throw new TarFormatError('Unexpected end of data');
-      left -= this.piece(left).length;
+      if (!(await this.next())) throw new TarFormatError('Unexpected end of data');
+      left = this.skipNow(left);
     }
   }
 
@@ -221,20 +236,33 @@ class EntryData {
     public left: number,
   ) {}
 
-  /** Skips what the entry's reader left, and the padding to the next header. */
+  /** The entry's body; asked for again, it goes on where the last one stopped. */
+  readonly body = (): AsyncIterableIterator<Buffer> => new TarBody(this);
+
+  /** Skips what the entry's reader left and the padding to the next header, if the current chunk holds them; false if not. */
+  skipRestNow(): boolean {
+    this.left = this.input.skipNow(this.left);
+    return this.left === 0 && this.input.skipNow(this.padding()) === 0;
+  }
+
+  /** As {@link skipRestNow}, waiting for the source. */
   async skipRest(): Promise<void> {
-    const size = this.left;
+    const left = this.left;
     this.left = 0;
-    await this.input.skip(size);
-    // To the next block of the stream (whose blocks start at its first byte); a directory's size had no data to pad.
-    await this.input.skip(paddingAfter(this.input.position));
+    await this.input.skip(left);
+    await this.input.skip(this.padding());
+  }
+
+  /** To the next block of the stream (whose blocks start at its first byte); a directory's size had no data to pad. */
+  private padding(): number {
+    return paddingAfter(this.input.position);
   }
 }
 
 /**
  * An entry's body: views of the chunks that hold it. A plain iterator, not an async generator
  * (every entry is read at least for its first bytes). Stopping early leaves the rest to the
- * framing, which skips it; a body asked for again goes on where the last one stopped.
+ * framing, which skips it.
  */
 class TarBody implements AsyncIterableIterator<Buffer> {
   private stopped = false;

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import tar from 'tar-stream';
 import { tarEntries, normalizeStoredPath } from '../../src/sources/tar.js';
-import { decodeHeader } from '../../src/sources/tar-header.js';
+import { createRequire } from 'node:module';
+import { decodeHeader, decodePax } from '../../src/sources/tar-header.js';
 import { tempDir } from '../helpers/archives.js';
 
 /** What a reader sees of an entry; `bytes` is the body read, up to `readAtMost`. */
@@ -162,6 +163,29 @@ for fmt, name in ((tarfile.GNU_FORMAT, 'gnu'), (tarfile.PAX_FORMAT, 'pax')):
       expect(typeof expected, what).toBe('string');
       expect(await byFraming(bytes, [300], () => Number.MAX_SAFE_INTEGER), what).toBe(expected);
     }
+  });
+
+  it("reads PAX records as tar-stream's decoder does: the path, link and size kept, other keys passed over, a malformed record ending the read", () => {
+    // tar-stream's own decoder, reached by its file: the package exports only its streams.
+    const reference = createRequire(import.meta.url)('../../node_modules/tar-stream/headers.js') as { decodePax(body: Buffer): Record<string, string> };
+    const record = fc.oneof(
+      fc.tuple(fc.constantFrom('path', 'linkpath', 'size', 'mtime', 'atime', 'SCHILY.xattr.user.a', 'pathx', 'pat'), fc.stringMatching(/^[a-z0-9/.=é ]{0,30}$/)).map(([key, value]) => {
+        const text = ` ${key}=${value}\n`;
+        let length = Buffer.byteLength(text) + 1;
+        if (String(length).length + Buffer.byteLength(text) !== length) length++;
+        return `${length}${text}`;
+      }),
+      fc.constantFrom('0 path=x\n', 'abc\n', '9 noequals\n', '12 path=ab\n'),
+    );
+    fc.assert(
+      fc.property(fc.array(record, { maxLength: 6 }), (records) => {
+        const body = Buffer.from(records.join(''));
+        const expected = reference.decodePax(body);
+        const kept = Object.fromEntries(['path', 'linkpath', 'size'].filter((key) => key in expected).map((key) => [key, expected[key]]));
+        expect(decodePax(body)).toEqual(kept);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('reads a zero block as no header, and sizes written in base 256', () => {
