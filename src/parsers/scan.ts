@@ -1,3 +1,5 @@
+import { anchorOf } from './byte-ranks.js';
+
 /**
  * A literal that selects lines, with what a hit means to its owner. `accept`, when given, looks
  * at the bytes around a hit before any decoding (a klog level letter must start a header,
@@ -18,12 +20,16 @@ export interface ScannedLine<T> {
 
 interface Group<T> {
   needle: Buffer;
+  /** What is searched for: the needle from its rarest byte (see {@link anchorOf}), `offset` bytes in. */
+  anchor: Buffer;
+  offset: number;
   members: { tag: T; accept: Literal<T>['accept'] }[];
 }
 
 /**
  * Finds lines in a stream of log bytes, ripgrep-style: each distinct literal is searched over
- * whole buffers (native `indexOf`), and only the lines around hits are decoded. Identical
+ * whole buffers (native `indexOf` for its anchor, the few bytes from its rarest one; the rest
+ * compared at each anchor hit), and only the lines around hits are decoded. Identical
  * literals are searched once, so cost grows with distinct literals, not with their owners.
  * Tags in `everyLine` see every line.
  */
@@ -41,7 +47,10 @@ export class LiteralScanner<T> {
     const byText = new Map<string, Group<T>>();
     for (const literal of literals) {
       let group = byText.get(literal.text);
-      if (!group) byText.set(literal.text, (group = { needle: needleOf(literal.text), members: [] }));
+      if (!group) {
+        const needle = needleOf(literal.text);
+        byText.set(literal.text, (group = { needle, ...anchorOf(needle), members: [] }));
+      }
       if (!group.members.some((m) => m.tag === literal.tag && m.accept === literal.accept)) group.members.push({ tag: literal.tag, accept: literal.accept });
     }
     this.groups = [...byText.values()];
@@ -107,7 +116,7 @@ export class LiteralScanner<T> {
   private findHits(group: Group<T>, buffer: Buffer, end: number, hits: Map<number, Set<T>>): void {
     let lineStart = -1;
     let lineEnd = -1;
-    let pos = buffer.indexOf(group.needle, 0);
+    let pos = nextHit(group, buffer, 0);
     while (pos >= 0 && pos < end) {
       if (pos > lineEnd) {
         lineStart = buffer.lastIndexOf(10, pos) + 1;
@@ -121,7 +130,7 @@ export class LiteralScanner<T> {
         set.add(member.tag);
         accepted++;
       }
-      pos = buffer.indexOf(group.needle, accepted === group.members.length ? lineEnd + 1 : pos + 1);
+      pos = nextHit(group, buffer, accepted === group.members.length ? lineEnd + 1 : pos + 1);
     }
   }
 
@@ -157,6 +166,21 @@ function needleOf(text: string): Buffer {
   let needle = needles.get(text);
   if (!needle) needles.set(text, (needle = Buffer.from(text, 'utf8')));
   return needle;
+}
+
+/** Where `group`'s needle next starts at or after `from`, or -1: its anchor is searched, the rest compared in place. */
+function nextHit(group: Group<unknown>, buffer: Buffer, from: number): number {
+  const { needle, anchor, offset } = group;
+  for (let at = buffer.indexOf(anchor, from + offset); at >= 0; at = buffer.indexOf(anchor, at + 1)) {
+    if (holdsAt(buffer, at - offset, needle)) return at - offset;
+  }
+  return -1;
+}
+
+function holdsAt(buffer: Buffer, start: number, needle: Buffer): boolean {
+  if (start + needle.length > buffer.length) return false;
+  for (let i = 0; i < needle.length; i++) if (buffer[start + i] !== needle[i]) return false;
+  return true;
 }
 
 function countNewlines(buffer: Buffer, from: number, to: number): number {
