@@ -11,7 +11,14 @@ import { directoryEntries } from './directory.js';
 import { memoryEntries, type MemoryFile } from './memory.js';
 import type { ContainerKind, Entry, InputPosition, Source, SourceOptions } from './types.js';
 
-const READ_CHUNK = 256 * 1024;
+/**
+ * Bytes read from an input file at a time. zlib inflates each piece whole before it asks for
+ * the next, and a new piece costs this thread a trip through the streams that feed it. 512 KB
+ * (4 MB inflated) rather than 256 KB: azure image x4 30-50 ms faster of 1.75 s, aws image x4
+ * the same. 1 MB gained a little more but held 25 MB more memory (pieces outlive two young
+ * collections and wait for a full one).
+ */
+const READ_CHUNK = 512 * 1024;
 const COMPRESSION_SUFFIX = /\.(gz|xz)$/;
 
 /** The name of what a decompressed entry holds (`x.log.gz` → `x.log`), for telling what it is; `path` otherwise. */
