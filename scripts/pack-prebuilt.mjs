@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // What `npm run build` prepares of the built-in pack so that a run need not (each about 0.1-0.3 s
 // of CPU at every start, much of a small analysis and of the test suite's hundreds of runs):
-// - dist/engine/pack-parsed.json: every pack file's YAML document as JSON, by the SHA-1 of its
-//   text (engine/rule-source.ts takes it when the file's text is unchanged, and parses YAML
+// - dist/engine/pack-parsed.json: every pack file's YAML document as JSON, by the length and the
+//   SHA-1 of its text (engine/rule-source.ts takes it when the file's text is unchanged, and parses YAML
 //   otherwise: a rule edited after the build, a user's rules, the single-file build); a rule file
 //   only when it loads without an issue (schema, regexes, CEL, templates: engine/load.ts then
 //   skips those checks for it when analysing; `rules lint` always makes them);
@@ -63,7 +63,7 @@ for (const file of ruleFiles(rulesDir)) {
     if (!loadsWhole(file, text)) continue;
     // Only what JSON carries unchanged (a YAML .inf would not).
     const json = JSON.stringify(document);
-    if (json !== undefined && isDeepStrictEqual(JSON.parse(json), document)) documents[createHash('sha1').update(text).digest('hex')] = json;
+    if (json !== undefined && isDeepStrictEqual(JSON.parse(json), document)) documents[`${text.length}:${createHash('sha1').update(text).digest('hex')}`] = json;
   } catch {
     // A file that does not load is `rules lint`'s to report; its expressions are parsed at run time.
   }
