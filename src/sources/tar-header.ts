@@ -67,11 +67,11 @@ export class TarFormatError extends Error {
 }
 
 /**
- * The header in `block[at, at + 512)`, or null for a block of zeros (the end-of-archive marker
+ * The header in `block[at, at + 512)` (`view`: a DataView of `block`), or null for a block of zeros (the end-of-archive marker
  * and its padding). Throws on a checksum that does not hold or a format neither ustar nor GNU.
  */
-export function decodeHeader(block: Buffer, at: number): TarHeader | null {
-  const checksum = checksumOf(block, at);
+export function decodeHeader(block: Buffer, at: number, view: DataView = viewOf(block)): TarHeader | null {
+  const checksum = checksumOf(block, at, view);
   if (checksum === EMPTY_CHECKSUM) return null;
   if (checksum !== octal(block, at + 148, 8)) throw new TarFormatError('Invalid tar header. Maybe the tar is corrupted or it needs to be gunzipped?');
   const format = formatOf(block, at);
@@ -147,8 +147,7 @@ export function paddingAfter(size: number): number {
  * in two 16-bit lanes (128 words cannot overflow a lane: 128 × 2 × 255 < 65536): a third of a
  * byte loop's time, over the 50,000 headers of a large must-gather.
  */
-function checksumOf(block: Buffer, at: number): number {
-  const view = viewOf(block);
+function checksumOf(block: Buffer, at: number, view: DataView): number {
   let lanes = 0;
   for (let i = at; i < at + BLOCK; i += 4) {
     const word = view.getUint32(i, true);
@@ -159,15 +158,9 @@ function checksumOf(block: Buffer, at: number): number {
   return sum;
 }
 
-/** A DataView of the last buffer read: a stream's headers come from the same chunk one after the other. */
-let viewed: Buffer | undefined;
-let view: DataView | undefined;
-function viewOf(block: Buffer): DataView {
-  if (block !== viewed || view === undefined) {
-    viewed = block;
-    view = new DataView(block.buffer, block.byteOffset, block.length);
-  }
-  return view;
+/** A DataView of a buffer's bytes (a reader of many headers in one buffer makes it once: `decodeHeader`'s `view`). */
+export function viewOf(block: Buffer): DataView {
+  return new DataView(block.buffer, block.byteOffset, block.length);
 }
 
 const USTAR = [0x75, 0x73, 0x74, 0x61, 0x72]; // "ustar"

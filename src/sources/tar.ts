@@ -1,6 +1,6 @@
 import type { Entry, EntryType } from './types.js';
 import { emptyBody } from './bytes.js';
-import { BLOCK, decodeHeader, decodeLongName, decodePax, isLongHeader, paddingAfter, TarFormatError, type LongHeaderType, type PaxRecords, type TarHeader, type TarType } from './tar-header.js';
+import { BLOCK, decodeHeader, decodeLongName, decodePax, isLongHeader, paddingAfter, TarFormatError, viewOf, type LongHeaderType, type PaxRecords, type TarHeader, type TarType } from './tar-header.js';
 
 const TAR_TYPES: Partial<Record<TarType, EntryType>> = {
   file: 'file',
@@ -36,7 +36,7 @@ export async function* tarEntries(body: AsyncIterable<Buffer>, read: StreamCount
     for (;;) {
       // Each step is taken at once when the current chunk holds it (nearly always): an `await` per header and body costs more than the framing.
       if (!input.blockNow() && !(await input.nextBlock())) break;
-      const header = decodeHeader(input.block, input.blockAt);
+      const header = decodeHeader(input.block, input.blockAt, input.blockView);
       if (header === null) continue; // the end-of-archive blocks, and any zero block
       if (isLongHeader(header.type)) {
         const size = checkedLongHeaderSize(header.size);
@@ -114,15 +114,17 @@ class LongNames {
  */
 class ChunkedInput {
   private chunk: Buffer = Buffer.alloc(0);
+  private chunkView = viewOf(this.chunk);
   /** Read position in `chunk`. */
   private at = 0;
   /** Stream offset of `chunk`'s first byte. */
   private chunkStart = 0;
   private ended = false;
   private failure: { error: unknown } | undefined;
-  /** The block {@link blockNow} or {@link nextBlock} moved past, and where it starts in that buffer. */
+  /** The block {@link blockNow} or {@link nextBlock} moved past, where it starts in that buffer, and a view of the buffer. */
   block: Buffer = this.chunk;
   blockAt = 0;
+  blockView = this.chunkView;
 
   constructor(
     private readonly source: AsyncIterator<Buffer>,
@@ -142,6 +144,7 @@ class ChunkedInput {
   blockNow(): boolean {
     if (this.available < BLOCK) return false;
     this.block = this.chunk;
+    this.blockView = this.chunkView;
     this.blockAt = this.at;
     this.at += BLOCK;
     return true;
@@ -152,6 +155,7 @@ class ChunkedInput {
     if (this.available === 0 && !(await this.next())) return false;
     if (this.blockNow()) return true;
     this.block = await this.take(BLOCK);
+    this.blockView = viewOf(this.block);
     this.blockAt = 0;
     return true;
   }
@@ -217,6 +221,7 @@ class ChunkedInput {
     }
     this.chunkStart += this.chunk.length;
     this.chunk = next.value;
+    this.chunkView = viewOf(next.value);
     this.at = 0;
     this.read.bytes += next.value.length;
     return true;
