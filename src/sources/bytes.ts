@@ -74,7 +74,8 @@ class Replay implements AsyncIterableIterator<Buffer> {
   }
 }
 
-const DONE: Promise<IteratorResult<Buffer>> = Promise.resolve({ done: true, value: undefined });
+/** The end of a body, for plain iterators over bodies (one settled promise, shared). */
+export const DONE: Promise<IteratorResult<Buffer>> = Promise.resolve({ done: true, value: undefined });
 
 /** A body larger than a caller's bound: the limit, not damage, stopped it. */
 export class TooLargeError extends Error {}

@@ -67,8 +67,9 @@ export class TarFormatError extends Error {
 }
 
 /**
- * The header in `block[at, at + 512)` (`view`: a DataView of `block`), or null for a block of zeros (the end-of-archive marker
- * and its padding). Throws on a checksum that does not hold or a format neither ustar nor GNU.
+ * The header in `block[at, at + 512)` (`view`: a DataView of `block`), or null for a block of
+ * zeros (the end-of-archive marker and its padding). Throws on a checksum that does not hold or
+ * a format neither ustar nor GNU.
  */
 export function decodeHeader(block: Buffer, at: number, view: DataView = viewOf(block)): TarHeader | null {
   const checksum = checksumOf(block, at, view);

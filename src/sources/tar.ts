@@ -1,5 +1,5 @@
 import type { Entry, EntryType } from './types.js';
-import { emptyBody } from './bytes.js';
+import { DONE, emptyBody } from './bytes.js';
 import { BLOCK, decodeHeader, decodeLongName, decodePax, isLongHeader, paddingAfter, TarFormatError, viewOf, type LongHeaderType, type PaxRecords, type TarHeader, type TarType } from './tar-header.js';
 
 const TAR_TYPES: Partial<Record<TarType, EntryType>> = {
@@ -26,7 +26,7 @@ export interface StreamCounter {
  * The framing is done here, on the chunks as they come (headers decoded in place, bodies handed
  * on as views of the chunk that holds them), with the types, names and errors of tar-stream:
  * its stream machinery per entry was a third of reading a real must-gather's 24,000 entries
- * (BENCHMARKS.md, "Tar framing").
+ * (BENCHMARKS.md, "Tar framing of our own").
  */
 export async function* tarEntries(body: AsyncIterable<Buffer>, read: StreamCounter = { bytes: 0 }): AsyncGenerator<Entry> {
   const input = new ChunkedInput(body[Symbol.asyncIterator](), read);
@@ -300,8 +300,6 @@ class TarBody implements AsyncIterableIterator<Buffer> {
     return DONE;
   }
 }
-
-const DONE: Promise<IteratorResult<Buffer>> = Promise.resolve({ done: true, value: undefined });
 
 /** `./a/b/` → `a/b`; everything else (`..`, absolute, backslashes) is kept as data. */
 export function normalizeStoredPath(name: string): string {
