@@ -142,7 +142,7 @@ for fmt, name in ((tarfile.GNU_FORMAT, 'gnu'), (tarfile.PAX_FORMAT, 'pax')):
       { name: 'b.txt', type: 'file', body: Buffer.alloc(10, 2), linkname: '' },
     ]);
     const checksum = Buffer.from(archive);
-    checksum[1536 + 3] ^= 0xff; // b.txt's name: its checksum no longer holds
+    checksum[1536 + 3]! ^= 0xff; // b.txt's name: its checksum no longer holds
     const unknown = Buffer.from(archive);
     unknown.write('ustaz', 1536 + 257, 'latin1');
     const fixChecksum = (block: Buffer): void => {
