@@ -89,8 +89,7 @@ export async function readAll(body: AsyncIterable<Buffer>, max: number): Promise
     if (length > max) throw new TooLargeError(`larger than ${max} bytes`);
     chunks.push(chunk);
   }
-  // One chunk (most files of an archive) is handed on as it is, not copied.
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length);
+  return Buffer.concat(chunks, length);
 }
 
 /** The body of an entry that has none (directory, link, device). */

@@ -79,7 +79,7 @@ function gunzip(input: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
   const options: ZlibOptions & TransformOptions = { chunkSize: OUTPUT_CHUNK, readableObjectMode: true, readableHighWaterMark: INFLATE_AHEAD_CHUNKS };
   const gz = createGunzip(options);
   // One piece of input held ahead, not Readable.from's sixteen: zlib has the piece it inflates, and
-  // sixteen of the file's 512 KB pieces (64 MB inflated) would outlive young collections for nothing.
+  // sixteen of the file's 512 KB pieces (8 MB, 64 MB inflated) would wait in memory for nothing.
   const source = Readable.from(input, { highWaterMark: 1 });
   source.on('error', (err) => gz.destroy(err));
   // A reader that stops early destroys the decoder: the input it was fed from ends with it.
