@@ -152,7 +152,8 @@ class ChunkedInput {
 
   /** As {@link blockNow}, waiting for the source; false when the stream ends right here. A block split between chunks is copied. */
   async nextBlock(): Promise<boolean> {
-    if (this.available === 0 && !(await this.next())) return false;
+    // A source may yield empty chunks (the xz decoder in WebAssembly ends with one).
+    while (this.available === 0) if (!(await this.next())) return false;
     if (this.blockNow()) return true;
     this.block = await this.take(BLOCK);
     this.blockView = viewOf(this.block);
