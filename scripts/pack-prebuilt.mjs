@@ -2,10 +2,10 @@
 // What `npm run build` prepares of the built-in pack so that a run need not (each about 0.1-0.3 s
 // of CPU at every start, much of a small analysis and of the test suite's hundreds of runs):
 // - dist/engine/pack-parsed.json: every pack file's YAML document as JSON, by the length and the
-//   SHA-1 of its text (engine/rule-source.ts takes it when the file's text is unchanged, and parses YAML
-//   otherwise: a rule edited after the build, a user's rules, the single-file build); a rule file
-//   only when it loads without an issue (schema, regexes, CEL, templates: engine/load.ts then
-//   skips those checks for it when analysing; `rules lint` always makes them);
+//   SHA-1 of its text (engine/rule-source.ts takes it when the file's text is unchanged, and
+//   parses YAML otherwise: a rule edited after the build, a user's rules, the single-file
+//   build); a rule file only when it loads without an issue (schema, regexes, CEL, templates:
+//   engine/load.ts then skips those checks for it when analysing; `rules lint` always makes them);
 // - dist/engine/cel-parsed.json: the syntax tree (ParsedExpr.expr) of every CEL expression of the
 //   pack (each rule's and shared signal's `where`), as JSON (64-bit integers as {"$bigint": "…"}),
 //   so engine/cel.ts neither loads the CEL parser nor protobuf for them;

@@ -352,7 +352,6 @@ export type Template = (view: object) => string;
 const templates = new Map<string, Template>();
 const instances = new Map<string, HandlebarsEnvironment>();
 
-/** `file` in `dir` (with the partials of `dir/partials/`), compiled once per process. */
 /** A templates folder: the one shipped with mgsift (undefined), or another on disk. */
 function templateFiles(dir: URL | string | undefined): { base: string; text(name: string): string; partials(): string[] } {
   if (dir === undefined) {
@@ -366,6 +365,7 @@ function templateFiles(dir: URL | string | undefined): { base: string; text(name
   return { base, text: (name) => readFileSync(`${base}/${name}`, 'utf8'), partials: () => readdirSync(`${base}/partials`) };
 }
 
+/** `file` in `dir` (with the partials of `dir/partials/`), compiled once per process. */
 export function loadTemplate(dir: URL | string | undefined, file: string): Template {
   const files = templateFiles(dir);
   const key = `${files.base}/${file}`;

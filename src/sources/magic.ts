@@ -1,3 +1,5 @@
+import { headerChecksum } from './tar-header.js';
+
 /** Container detection by content (magic bytes), never by file name alone. */
 export type Magic = 'gzip' | 'xz' | 'zip' | 'tar' | 'bzip2' | 'zstd' | 'unknown';
 
@@ -25,9 +27,7 @@ function isTarHeader(head: Buffer): boolean {
   if (!mayBeOctal(head, 148, 156)) return false;
   const stored = parseInt(head.toString('latin1', 148, 156).replace(/\0.*$/, '').trim(), 8);
   if (!Number.isFinite(stored) || head[0] === 0) return false;
-  let sum = 0;
-  for (let i = 0; i < 512; i++) sum += i >= 148 && i < 156 ? 0x20 : head[i]!;
-  return sum === stored;
+  return headerChecksum(head, 0) === stored;
 }
 
 /**

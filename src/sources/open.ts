@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
 import { describeError, type InputStop, type Problems } from '../core/problems.js';
 import { MAGIC_PEEK_BYTES, detectMagic, type Magic } from './magic.js';
-import { peek, readAll, emptyBody, bufferBody } from './bytes.js';
+import { peek, readAll, emptyBody, bufferBody, DONE } from './bytes.js';
 import { decompress, InflationError, type Compression } from './decompress.js';
 import { tarEntries, type StreamCounter } from './tar.js';
 import { zipEntries } from './zip.js';
@@ -377,7 +377,7 @@ class LimitedBody implements AsyncIterableIterator<Buffer> {
   }
 
   next(): Promise<IteratorResult<Buffer>> {
-    if (this.stopped) return Promise.resolve({ done: true, value: undefined });
+    if (this.stopped) return DONE;
     if (this.cutRoom !== undefined) return this.cutHere(this.cutRoom);
     this.source ??= this.original.body()[Symbol.asyncIterator]();
     return this.source.next().then(

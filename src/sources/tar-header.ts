@@ -72,7 +72,7 @@ export class TarFormatError extends Error {
  * a format neither ustar nor GNU.
  */
 export function decodeHeader(block: Buffer, at: number, view: DataView = viewOf(block)): TarHeader | null {
-  const checksum = checksumOf(block, at, view);
+  const checksum = headerChecksum(block, at, view);
   if (checksum === EMPTY_CHECKSUM) return null;
   if (checksum !== octal(block, at + 148, 8)) throw new TarFormatError('Invalid tar header. Maybe the tar is corrupted or it needs to be gunzipped?');
   const format = formatOf(block, at);
@@ -148,7 +148,7 @@ export function paddingAfter(size: number): number {
  * in two 16-bit lanes (128 words cannot overflow a lane: 128 × 2 × 255 < 65536): a third of a
  * byte loop's time, over the 50,000 headers of a large must-gather.
  */
-function checksumOf(block: Buffer, at: number, view: DataView): number {
+export function headerChecksum(block: Buffer, at: number, view: DataView = viewOf(block)): number {
   let lanes = 0;
   for (let i = at; i < at + BLOCK; i += 4) {
     const word = view.getUint32(i, true);

@@ -139,7 +139,7 @@ for fmt, name in ((tarfile.GNU_FORMAT, 'gnu'), (tarfile.PAX_FORMAT, 'pax')):
     }
   });
 
-  it('fails where tar-stream fails, with its words: a broken checksum, an unknown format, a stream cut in a body or a header', async () => {
+  it('fails where tar-stream fails, with its words: a broken checksum, an unknown format, a size that is no number, a long-name record over 4 MB, a stream cut in a body or a header', async () => {
     const archive = await packed([
       { name: 'a.txt', type: 'file', body: Buffer.alloc(700, 1), linkname: '' },
       { name: 'b.txt', type: 'file', body: Buffer.alloc(10, 2), linkname: '' },
@@ -155,9 +155,19 @@ for fmt, name in ((tarfile.GNU_FORMAT, 'gnu'), (tarfile.PAX_FORMAT, 'pax')):
       block.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148, 'latin1');
     };
     fixChecksum(unknown.subarray(1536, 2048));
+    const noSize = Buffer.from(archive);
+    noSize.write('zzzzzzzzzzz', 1536 + 124, 'latin1');
+    fixChecksum(noSize.subarray(1536, 2048));
+    // b.txt's header made a PAX record of 5 MB: its size is refused before any of it is read.
+    const hugeRecord = Buffer.from(archive);
+    hugeRecord.write('x', 1536 + 156, 'latin1');
+    hugeRecord.write(`${(5 * 1024 * 1024).toString(8).padStart(11, '0')}\0`, 1536 + 124, 'latin1');
+    fixChecksum(hugeRecord.subarray(1536, 2048));
     const cases: [string, Buffer][] = [
       ['checksum', checksum],
       ['unknown format', unknown],
+      ['size no number', noSize],
+      ['long-name record over 4 MB', hugeRecord],
       ['cut in a body', archive.subarray(0, 1000)],
       ['cut in a header', archive.subarray(0, 1536 + 100)],
     ];
