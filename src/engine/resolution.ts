@@ -9,6 +9,7 @@ import type { EventSignal, LogSignal, Rule, Signal, SignalResolver } from './rul
 import { evaluateCondition, signalNames } from './condition.js';
 import type { Template } from './templates.js';
 import { formatDuration } from '../core/duration.js';
+import { objectKey } from './diagnosis.js';
 
 /** How a piece of evidence was shown over: when (epoch ms, when known) and by what (a line of evidence, or silence). */
 export interface ItemResolution {
@@ -37,11 +38,15 @@ export function resolvedItems<T extends Evidence>(states: readonly ResolvableSta
   const itemsOf = (name: string): readonly T[] => states.find((s) => s.signal.name === name)?.items ?? [];
   for (const { signal, items, droppedLatest } of states) {
     if (signal.type !== 'log' && signal.type !== 'event') continue;
+    let latest: Map<string, number> | undefined;
     for (const item of items) {
       // The earliest dated resolution says best since when the failure is over.
       let best: ItemResolution | undefined;
       for (const resolver of signal.resolution.resolvers) {
-        const found = resolver.type === 'quiet' ? quietResolution(resolver.quietForMs, lastSeen(item, items, droppedLatest, context), context.collectedAt) : signalResolution(resolver, item, itemsOf(resolver.signal), context);
+        const found =
+          resolver.type === 'quiet'
+            ? quietResolution(resolver.quietForMs, lastSeen(item, (latest ??= latestByObject(items, context)), droppedLatest, context), context.collectedAt)
+            : signalResolution(resolver, item, itemsOf(resolver.signal), context);
         if (found && (!best || (found.at ?? Infinity) < (best.at ?? Infinity))) best = found;
       }
       // A failure dropped past the cap after the resolution may be this one again: not over.
@@ -53,17 +58,25 @@ export function resolvedItems<T extends Evidence>(states: readonly ResolvableSta
 
 /**
  * When the signal last showed the item's failure: the latest of its items about the same object
- * (a log line is one occurrence; a later line of the same pod means the failure was seen again),
- * and of the items dropped past the evidence cap, whose objects are not kept: a failure still
- * repeating there is not quiet.
+ * (a log line is one occurrence; a later line of the same pod means the failure was seen again;
+ * `latest`: {@link latestByObject} of the signal's items), and of the items dropped past the
+ * evidence cap, whose objects are not kept: a failure still repeating there is not quiet.
  */
-function lastSeen<T extends Evidence>(item: T, items: readonly T[], droppedLatest: number | undefined, context: ResolutionContext<T>): number | undefined {
+function lastSeen<T extends Evidence>(item: T, latest: ReadonlyMap<string, number>, droppedLatest: number | undefined, context: ResolutionContext<T>): number | undefined {
   if (item.time === undefined) return undefined;
-  let latest = Math.max(item.time, droppedLatest ?? -Infinity);
   const own = context.objectOf(item);
-  if (!own) return latest;
-  const pattern = exactly(own);
-  for (const other of items) if (other.time !== undefined && other.time > latest && sameObject(pattern, context.objectOf(other))) latest = other.time;
+  return Math.max(item.time, droppedLatest ?? -Infinity, (own && latest.get(objectKey(own))) ?? -Infinity);
+}
+
+/** The latest time of the dated items about each object, by {@link objectKey}: one pass, not one per item. */
+function latestByObject<T extends Evidence>(items: readonly T[], context: ResolutionContext<T>): Map<string, number> {
+  const latest = new Map<string, number>();
+  for (const item of items) {
+    const object = context.objectOf(item);
+    if (item.time === undefined || !object) continue;
+    const key = objectKey(object);
+    if (item.time > (latest.get(key) ?? -Infinity)) latest.set(key, item.time);
+  }
   return latest;
 }
 

@@ -54,4 +54,10 @@ describe('quietFor', () => {
     expect([...resolved.keys()]).toEqual(quiet);
     expect(resolved.get(quiet[0]!)?.by).toContain('not seen again in the 30m before the collection');
   });
+
+  it('takes a pod of the same name in another namespace for another object', () => {
+    const quiet = [line('etcd-a', 40)];
+    const elsewhere = { ...line('etcd-a', 2), namespace: 'openshift-etcd-operator' };
+    expect([...resolve([...quiet, elsewhere]).keys()]).toEqual(quiet);
+  });
 });
