@@ -16,8 +16,6 @@
 // - dist/engine/cel-words.json: the words each of those expressions requires of a file
 //   (engine/cel-literals.ts), so that a start reads no syntax tree to find them.
 import { readdirSync, readFileSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
-import { createHash } from 'node:crypto';
-import { isDeepStrictEqual } from 'node:util';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import yaml from 'js-yaml';
@@ -51,6 +49,7 @@ for (const name of ['pack-templates.json', 'pack-templates.code']) rmSync(join(R
 /** Whether a rule file loads without an issue, every check made now (the compiled engine's own loader). */
 const { loadRuleText } = await import('../dist/engine/load.js');
 const { SHARED_DIR } = await import('../dist/engine/shared-signals.js');
+const { documentKey, storableDocument } = await import('../dist/engine/rule-source.js');
 const loadsWhole = (file, text) => file.includes(`/${SHARED_DIR}/`) || loadRuleText(file, text, true).issues.length === 0;
 
 const expressions = new Set();
@@ -61,9 +60,8 @@ for (const file of ruleFiles(rulesDir)) {
     const document = yaml.load(text, { schema: yaml.JSON_SCHEMA });
     wheres(document, expressions);
     if (!loadsWhole(file, text)) continue;
-    // Only what JSON carries unchanged (a YAML .inf would not).
-    const json = JSON.stringify(document);
-    if (json !== undefined && isDeepStrictEqual(JSON.parse(json), document)) documents[`${text.length}:${createHash('sha1').update(text).digest('hex')}`] = json;
+    const json = storableDocument(document);
+    if (json !== undefined) documents[documentKey(text)] = json;
   } catch {
     // A file that does not load is `rules lint`'s to report; its expressions are parsed at run time.
   }

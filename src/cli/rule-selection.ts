@@ -16,11 +16,11 @@ export async function loadRulesOrFail(userDirs: readonly string[]): Promise<Load
 }
 
 /** A mistyped `--rules` is an error (exit 2 with the path), never a run without the user's rules. */
-export async function requireFolders(dirs: readonly string[]): Promise<void> {
+export async function requireFolders(dirs: readonly string[], named = '--rules '): Promise<void> {
   for (const dir of dirs) {
     const info = await stat(dir).catch(() => undefined);
-    if (info === undefined) throw new UsageError(`--rules ${dir}: no such folder`);
-    if (!info.isDirectory()) throw new UsageError(`--rules ${dir}: not a folder`);
+    if (info === undefined) throw new UsageError(`${named}${dir}: no such folder`);
+    if (!info.isDirectory()) throw new UsageError(`${named}${dir}: not a folder`);
   }
 }
 

@@ -27,6 +27,13 @@ export const EMBEDDED = embedded !== undefined;
 /** The build: the commit and day of the single file, `source` for the dev build. */
 export const BUILD = embedded?.build ?? 'source';
 
+let version: string | undefined;
+/** mgsift's version (package.json's). */
+export function packageVersion(): string {
+  version ??= (JSON.parse(packageText('package.json')) as { version: string }).version;
+  return version;
+}
+
 /** The single-file bundle's own name, in the SEA executable: the asset that holds the bundle again. */
 export const BUNDLE_ASSET = 'mgsift.cjs';
 

@@ -14,8 +14,9 @@ import { parseFieldPath } from './field-path.js';
 import { pluralOf } from '../parsers/k8s.js';
 import { packageFiles, packagePath, packageText } from '../core/assets.js';
 import { schemaProblems } from './rule-schema.js';
-import { authoringIssues, escapeRegExp, lineOfPath, parseRuleYaml, type RuleIssue } from './rule-source.js';
-import { folderSharedFiles, folderSharedSignals, packSharedFiles, packSharedSignals, SHARED_DIR, resolveSharedSignals, type SharedSignal } from './shared-signals.js';
+import { authoringIssues, documentKey, escapeRegExp, lineOfPath, parseRuleYaml, storableDocument, type BuiltDocuments, type RuleIssue } from './rule-source.js';
+import { folderSharedFiles, packSharedFiles, packSharedSignals, readSharedSignals, SHARED_DIR, resolveSharedSignals, type SharedSignal } from './shared-signals.js';
+import { builtRulesText, readBuiltRules } from './built-rules.js';
 
 export type { RuleIssue } from './rule-source.js';
 
@@ -56,7 +57,7 @@ export function builtinRuleFiles(): string[] {
 export async function loadRules(userDirs: readonly string[] = [], options: { builtin?: boolean; deferCompile?: boolean; lint?: boolean } = {}): Promise<LoadedRules> {
   const result: LoadedRules = { rules: [], issues: [], notes: [] };
   const builtin = builtinRuleFiles().map((path) => ({ file: packagePath(path), read: async () => packageText(path) }));
-  type Origin = { files: { file: string; read: () => Promise<string> }[]; builtin: boolean; shared: ReadonlyMap<string, SharedSignal> };
+  type Origin = { files: { file: string; read: () => Promise<string> }[]; builtin: boolean; shared: ReadonlyMap<string, SharedSignal>; built?: BuiltDocuments | undefined };
   const origins: Origin[] = [];
   const lintFiles = (files: readonly { file: string; text: string }[]): void => {
     if (options.lint) for (const { file, text } of files) result.issues.push(...authoringIssues(file, text));
@@ -68,18 +69,22 @@ export async function loadRules(userDirs: readonly string[] = [], options: { bui
     origins.push({ files: builtin, builtin: true, shared: shared.signals });
   }
   for (const dir of userDirs) {
-    const shared = await folderSharedSignals(dir);
+    const sharedFiles = await folderSharedFiles(dir);
+    const shared = readSharedSignals(sharedFiles, packSharedSignals());
     result.issues.push(...shared.issues);
-    if (options.lint) lintFiles(await folderSharedFiles(dir));
+    lintFiles(sharedFiles);
+    // `rules lint` checks every file whole: a build is not read.
+    const built = options.lint ? {} : readBuiltRules(dir, sharedFiles);
+    if (built.note !== undefined) result.notes.push(built.note);
     // Read one after the other, synchronously: a promise per small file costs more than the read.
-    origins.push({ files: (await ruleFiles(dir)).map((file) => ({ file, read: async () => readFileSync(file, 'utf8') })), builtin: false, shared: shared.signals });
+    origins.push({ files: (await ruleFiles(dir)).map((file) => ({ file, read: async () => readFileSync(file, 'utf8') })), builtin: false, shared: shared.signals, built: built.documents });
   }
   const byId = new Map<string, Rule>();
   for (const origin of origins) {
     const seenHere = new Map<string, string>();
     for (const { file, read } of origin.files) {
       const text = await read();
-      const { rule, issues } = loadRuleText(file, text, origin.builtin, options.deferCompile === true && origin.builtin, origin.shared, options.lint !== true);
+      const { rule, issues } = loadRuleText(file, text, origin.builtin, options.deferCompile === true && origin.builtin, origin.shared, options.lint !== true, origin.built);
       result.issues.push(...issues);
       lintFiles([{ file, text }]);
       if (!rule) continue;
@@ -96,6 +101,27 @@ export async function loadRules(userDirs: readonly string[] = [], options: { bui
   }
   result.rules = [...byId.values()];
   return result;
+}
+
+/**
+ * `mgsift rules build`: a folder's rule files loaded with every check made, and the text of its
+ * build (built-rules.ts), which holds the documents of those that loaded without an issue.
+ */
+export async function buildRuleFolder(dir: string): Promise<{ text: string; files: number; stored: number; issues: RuleIssue[] }> {
+  const sharedFiles = await folderSharedFiles(dir);
+  const shared = readSharedSignals(sharedFiles, packSharedSignals());
+  const issues = [...shared.issues];
+  const documents: Record<string, string> = {};
+  const files = await ruleFiles(dir);
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8');
+    const loaded = loadRuleText(file, text, false, false, shared.signals);
+    issues.push(...loaded.issues);
+    const parsed = loaded.rule && parseRuleYaml(file, text);
+    const json = parsed && 'document' in parsed ? storableDocument(parsed.document) : undefined;
+    if (json !== undefined) documents[documentKey(text)] = json;
+  }
+  return { text: builtRulesText(documents, sharedFiles), files: files.length, stored: Object.keys(documents).length, issues };
 }
 
 interface RawRule {
@@ -173,7 +199,8 @@ export function domainOf(file: string): string {
 /**
  * Parses, validates and compiles one rule file; every problem is an issue with its line. Its
  * signals may use `shared` ones (default: the built-in pack's). `trustPackTexts` (anything but
- * `rules lint`): what the build checked of the pack is not checked again (see scripts/pack-prebuilt.mjs).
+ * `rules lint`): what a build checked is not checked again (the pack's, see
+ * scripts/pack-prebuilt.mjs; `folder`: the rule folder's, see built-rules.ts).
  */
 export function loadRuleText(
   file: string,
@@ -182,19 +209,22 @@ export function loadRuleText(
   deferCompile = false,
   shared: ReadonlyMap<string, SharedSignal> = packSharedSignals().signals,
   trustPackTexts = false,
+  folder?: BuiltDocuments,
 ): { rule?: Rule; issues: RuleIssue[] } {
-  // The pack's own texts in a user's rule (a copy of a built-in one), when analysing: compiled at first use, as the pack's.
-  const cel = (expression: string): CelProgram =>
-    deferCompile || (trustPackTexts && isPackExpression(expression)) ? deferredCel(expression) : compileCel(expression);
   const issues: RuleIssue[] = [];
   const at = (path: readonly string[], reason: string): void => {
     issues.push({ file, line: lineOfPath(text, path), reason });
   };
-  const parsed = parseRuleYaml(file, text);
+  const parsed = parseRuleYaml(file, text, folder);
   if ('issue' in parsed) return { issues: [parsed.issue] };
-  // A built-in file the build checked whole (unchanged since), when analysing: its schema and
-  // regexes are not checked again at every start (`rules lint` checks them all).
-  const checkedAtBuild = deferCompile && trustPackTexts && parsed.prebuilt;
+  // A file a build checked whole (unchanged since), when analysing: its schema and regexes are
+  // not checked again at every start (`rules lint` checks them all); a folder's is compiled at
+  // first use, as the pack's.
+  const checkedAtBuild = trustPackTexts && parsed.prebuilt && (deferCompile || folder !== undefined);
+  const compileLater = deferCompile || checkedAtBuild;
+  // The pack's own texts in a user's rule (a copy of a built-in one), when analysing: compiled at first use, as the pack's.
+  const cel = (expression: string): CelProgram =>
+    compileLater || (trustPackTexts && isPackExpression(expression)) ? deferredCel(expression) : compileCel(expression);
   const resolved = resolveSharedSignals(parsed.document, shared);
   for (const { path, reason } of resolved.problems) at(path, reason);
   if (issues.length > 0) return { issues };
@@ -216,7 +246,7 @@ export function loadRuleText(
     }
   };
   const template = (path: string[], source: string | undefined): Template | undefined =>
-    source === undefined ? undefined : compile(path, () => (deferCompile || (trustPackTexts && isPackTemplate(source)) ? deferredTemplate : compileTemplate)(source));
+    source === undefined ? undefined : compile(path, () => (compileLater || (trustPackTexts && isPackTemplate(source)) ? deferredTemplate : compileTemplate)(source));
   const regex = (path: string[], source: string | undefined, flags = ''): RegExp | undefined => {
     if (source === undefined) return undefined;
     const unsafe = checkedAtBuild ? undefined : regexVerdict(source, flags);

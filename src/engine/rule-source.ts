@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { readBuildOutput } from '../core/build-output.js';
 import yaml from 'js-yaml';
 import { OUTSIDE_SUBSET, parseBlockYaml } from '../parsers/yaml-block.js';
@@ -17,33 +18,61 @@ export interface PathProblem {
 }
 
 /**
- * The built-in pack's documents as `npm run build` parsed them (scripts/pack-prebuilt.mjs): JSON
- * by the length and SHA-1 of the file's text, so an unchanged file is not parsed as YAML again
- * (js-yaml on the whole pack is about 0.1 s of CPU at every start). A text of a length no pack
- * file has is not hashed (a user's folder of 1,845 rules: 12 ms). Absent in the single-file build
- * and from the TypeScript sources.
+ * Rule documents a build parsed and checked whole, as JSON by the length and SHA-1 of the file's
+ * text: the built-in pack's (`npm run build`, scripts/pack-prebuilt.mjs) or a rule folder's
+ * (`mgsift rules build`). An unchanged file is then not parsed as YAML again (js-yaml on the whole
+ * pack is about 0.1 s of CPU at every start); a text of a length the build never saw is not hashed
+ * (a user's folder of 1,845 rules: 12 ms).
  */
-let prebuilt: { documents: Map<string, string>; lengths: Set<number> } | undefined;
+export class BuiltDocuments {
+  private readonly lengths: ReadonlySet<number>;
 
-function prebuiltDocument(text: string): string | undefined {
-  if (prebuilt === undefined) {
-    const documents = new Map(Object.entries(readBuildOutput<Record<string, string>>('./pack-parsed.json', import.meta.url, {})));
-    prebuilt = { documents, lengths: new Set([...documents.keys()].map((key) => Number.parseInt(key, 10))) };
+  constructor(private readonly documents: ReadonlyMap<string, string>) {
+    this.lengths = new Set([...documents.keys()].map((key) => Number.parseInt(key, 10)));
   }
-  if (!prebuilt.lengths.has(text.length)) return undefined;
-  return prebuilt.documents.get(`${text.length}:${createHash('sha1').update(text).digest('hex')}`);
+
+  /** The document's JSON, when the build saw this very text. */
+  json(text: string): string | undefined {
+    return this.lengths.has(text.length) ? this.documents.get(documentKey(text)) : undefined;
+  }
+}
+
+/** How a build keys a file's document: its text's length and SHA-1. */
+export function documentKey(text: string): string {
+  return `${text.length}:${createHash('sha1').update(text).digest('hex')}`;
+}
+
+/** The document as JSON when JSON carries it unchanged (a YAML `.inf` it would not): what a build stores. */
+export function storableDocument(document: unknown): string | undefined {
+  const json = JSON.stringify(document);
+  return json !== undefined && isDeepStrictEqual(JSON.parse(json), document) ? json : undefined;
+}
+
+/** The built-in pack's; absent in the single-file build and from the TypeScript sources. */
+let packDocuments: BuiltDocuments | undefined;
+
+function builtDocument(text: string, folder: BuiltDocuments | undefined): string | undefined {
+  packDocuments ??= new BuiltDocuments(new Map(Object.entries(readBuildOutput<Record<string, string>>('./pack-parsed.json', import.meta.url, {}))));
+  return packDocuments.json(text) ?? folder?.json(text);
 }
 
 /** Deeper than any rule is written: such a document is left to js-yaml. */
 const RULE_MAX_DEPTH = 64;
 
 /**
- * A pack file's YAML document, or the issue that says why it is not one. `prebuilt`: the build
- * stored it, which it does only for files that loaded without an issue (a rule checked whole).
+ * A pack file's YAML document, or the issue that says why it is not one. `prebuilt`: a build
+ * stored it (the pack's, or `folder`'s: a rule folder's `rules build`), which it does only for
+ * files that loaded without an issue (a rule checked whole).
  */
-export function parseRuleYaml(file: string, text: string): { document: unknown; prebuilt: boolean } | { issue: RuleIssue } {
-  const json = prebuiltDocument(text);
-  if (json !== undefined) return { document: JSON.parse(json) as unknown, prebuilt: true };
+export function parseRuleYaml(file: string, text: string, folder?: BuiltDocuments): { document: unknown; prebuilt: boolean } | { issue: RuleIssue } {
+  const json = builtDocument(text, folder);
+  if (json !== undefined) {
+    try {
+      return { document: JSON.parse(json) as unknown, prebuilt: true };
+    } catch {
+      // A folder's build edited by hand: the file is parsed as if it had none.
+    }
+  }
   // The block reader first (under half of js-yaml's time on a folder of rules); js-yaml
   // for anything outside its subset, and to word the error.
   const block = parseBlockYaml(text, RULE_MAX_DEPTH, undefined, { uniqueKeys: true });

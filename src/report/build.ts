@@ -11,16 +11,14 @@ import { reportDigest } from './digest.js';
 import { reportAudit } from './audit.js';
 import { reportUpdateRisks } from './update-risks.js';
 import { reportSummary } from './summary.js';
-import { BUILD, packageText } from '../core/assets.js';
+import { BUILD, packageVersion } from '../core/assets.js';
 import { truncationText } from './common.js';
 
 /** mgsift's own version (package.json), written into every report. */
-export const VERSION = (JSON.parse(packageText('package.json')) as { version: string }).version;
-
 let tool: Tool | undefined;
 /** The version, the built-in rules' count and the build, as `--version` prints and every report says. */
 export function toolInfo(): Tool {
-  tool ??= { name: 'mgsift', version: VERSION, build: BUILD, builtinRules: builtinRuleFiles().length };
+  tool ??= { name: 'mgsift', version: packageVersion(), build: BUILD, builtinRules: builtinRuleFiles().length };
   return tool;
 }
 
