@@ -111,7 +111,7 @@ export async function buildRuleFolder(dir: string): Promise<{ text: string; file
   const sharedFiles = await folderSharedFiles(dir);
   const shared = readSharedSignals(sharedFiles, packSharedSignals());
   const issues = [...shared.issues];
-  const documents: Record<string, string> = {};
+  const documents = new Map<string, string>();
   const files = await ruleFiles(dir);
   for (const file of files) {
     const text = readFileSync(file, 'utf8');
@@ -119,9 +119,9 @@ export async function buildRuleFolder(dir: string): Promise<{ text: string; file
     issues.push(...loaded.issues);
     const parsed = loaded.rule && parseRuleYaml(file, text);
     const json = parsed && 'document' in parsed ? storableDocument(parsed.document) : undefined;
-    if (json !== undefined) documents[documentKey(text)] = json;
+    if (json !== undefined) documents.set(documentKey(text), json);
   }
-  return { text: builtRulesText(documents, sharedFiles), files: files.length, stored: Object.keys(documents).length, issues };
+  return { text: builtRulesText(documents, sharedFiles), files: files.length, stored: documents.size, issues };
 }
 
 interface RawRule {
@@ -217,11 +217,12 @@ export function loadRuleText(
   };
   const parsed = parseRuleYaml(file, text, folder);
   if ('issue' in parsed) return { issues: [parsed.issue] };
-  // A file a build checked whole (unchanged since), when analysing: its schema and regexes are
-  // not checked again at every start (`rules lint` checks them all); a folder's is compiled at
-  // first use, as the pack's.
-  const checkedAtBuild = trustPackTexts && parsed.prebuilt && (deferCompile || folder !== undefined);
-  const compileLater = deferCompile || checkedAtBuild;
+  // A built-in file the build checked whole (unchanged since), when analysing: its schema and
+  // regexes are not checked again at every start (`rules lint` checks them all). A rule folder's
+  // build is checked as its YAML would be (the folder is less trusted, SECURITY.md, its build as
+  // much as its rules), and compiles its CEL and templates at first use, as the pack's.
+  const checkedAtBuild = deferCompile && trustPackTexts && parsed.prebuilt;
+  const compileLater = deferCompile || (trustPackTexts && parsed.prebuilt && folder !== undefined);
   // The pack's own texts in a user's rule (a copy of a built-in one), when analysing: compiled at first use, as the pack's.
   const cel = (expression: string): CelProgram =>
     compileLater || (trustPackTexts && isPackExpression(expression)) ? deferredCel(expression) : compileCel(expression);

@@ -27,13 +27,17 @@ export interface PathProblem {
 export class BuiltDocuments {
   private readonly lengths: ReadonlySet<number>;
 
-  constructor(private readonly documents: ReadonlyMap<string, string>) {
-    this.lengths = new Set([...documents.keys()].map((key) => Number.parseInt(key, 10)));
+  /** `keys`: the documents' `documentKey`s; `read`: one document's JSON by its key. */
+  constructor(
+    keys: readonly string[],
+    private readonly read: (key: string) => string | undefined,
+  ) {
+    this.lengths = new Set(keys.map((key) => Number.parseInt(key, 10)));
   }
 
   /** The document's JSON, when the build saw this very text. */
   json(text: string): string | undefined {
-    return this.lengths.has(text.length) ? this.documents.get(documentKey(text)) : undefined;
+    return this.lengths.has(text.length) ? this.read(documentKey(text)) : undefined;
   }
 }
 
@@ -52,7 +56,10 @@ export function storableDocument(document: unknown): string | undefined {
 let packDocuments: BuiltDocuments | undefined;
 
 function builtDocument(text: string, folder: BuiltDocuments | undefined): string | undefined {
-  packDocuments ??= new BuiltDocuments(new Map(Object.entries(readBuildOutput<Record<string, string>>('./pack-parsed.json', import.meta.url, {}))));
+  if (packDocuments === undefined) {
+    const documents = new Map(Object.entries(readBuildOutput<Record<string, string>>('./pack-parsed.json', import.meta.url, {})));
+    packDocuments = new BuiltDocuments([...documents.keys()], (key) => documents.get(key));
+  }
   return packDocuments.json(text) ?? folder?.json(text);
 }
 

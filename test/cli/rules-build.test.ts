@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mgsift } from '../helpers/cli.js';
 import { loadRules } from '../../src/engine/load.js';
-import { BUILT_RULES_FILE } from '../../src/engine/built-rules.js';
+import { BUILT_RULES_FILE, builtRulesText } from '../../src/engine/built-rules.js';
 import { documentKey } from '../../src/engine/rule-source.js';
 
 // `mgsift rules build DIR` stores the documents of DIR's rule files that load whole; analysing
@@ -27,16 +27,19 @@ function ruleFolder(): string {
   return dir;
 }
 
-function built(dir: string): { documents: Record<string, string> } & Record<string, unknown> {
-  return JSON.parse(readFileSync(join(dir, BUILT_RULES_FILE), 'utf8')) as { documents: Record<string, string> };
+/** The build's header line and its documents by key. */
+function readBuild(dir: string): { header: Record<string, unknown>; documents: Map<string, string> } {
+  const [first, ...lines] = readFileSync(join(dir, BUILT_RULES_FILE), 'utf8').trimEnd().split('\n');
+  const header = JSON.parse(first!) as Record<string, unknown> & { documents: Record<string, [number, number]> };
+  return { header, documents: new Map(Object.keys(header.documents).map((key, i) => [key, lines[i]!])) };
 }
 
-/** The build with the copy's stored title changed: a rule that shows it was taken from the build. */
-function markStoredCopy(dir: string): void {
-  const build = built(dir);
+/** The build with the copy's stored document edited: by default its title, which shows the rule was taken from the build. */
+function markStoredCopy(dir: string, edit = (json: string): string => json.replace(/"title":"[^"]*"/, '"title":"FROM THE BUILD"')): void {
+  const { documents } = readBuild(dir);
   const key = documentKey(COPY);
-  build.documents[key] = build.documents[key]!.replace(/"title":"[^"]*"/, '"title":"FROM THE BUILD"');
-  writeFileSync(join(dir, BUILT_RULES_FILE), JSON.stringify(build));
+  documents.set(key, edit(documents.get(key)!));
+  writeFileSync(join(dir, BUILT_RULES_FILE), builtRulesText(documents, []));
 }
 
 describe('mgsift rules build', () => {
@@ -46,7 +49,7 @@ describe('mgsift rules build', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toContain(`${join(dir, 'cvo', 'broken.yaml')}:3: (rule) must NOT have additional properties: 'owner'`);
     expect(run.stdout).toContain(`${join(dir, BUILT_RULES_FILE)}: 1 of 2 rule files checked whole; 1 with problems are parsed and checked at every run`);
-    expect(Object.keys(built(dir).documents)).toEqual([documentKey(COPY)]);
+    expect([...readBuild(dir).documents.keys()]).toEqual([documentKey(COPY)]);
   });
 
   it('refuses a path that is no folder, in one line', () => {
@@ -93,6 +96,26 @@ describe('a rule folder built ahead', () => {
     expect(issues.map((i) => `${i.line}: ${i.reason}`)).toEqual([expect.stringMatching(/^3: \(rule\) must NOT have additional properties: 'owner'$/)]);
   });
 
+  it('is held to the schema and regex safety as the YAML is: a folder is less trusted, and its build no more', async () => {
+    const dir = ruleFolder();
+    rmSync(join(dir, 'cvo', 'broken.yaml'));
+    mgsift(['rules', 'build', dir]);
+    markStoredCopy(dir, (json) => json.replace('"title":', '"owner":"me","title":').replace(/"regex":"[^"]*"/, '"regex":"(a+)+$"'));
+    const { rules, issues } = await loadRules([dir], { builtin: false });
+    expect(rules).toEqual([]);
+    expect(issues.map((i) => i.reason)).toEqual(["(rule) must NOT have additional properties: 'owner'"]);
+    markStoredCopy(dir, (json) => json.replace('"owner":"me",', ''));
+    expect((await loadRules([dir], { builtin: false })).issues.map((i) => i.reason)).toEqual([expect.stringMatching(/^regex .*backtrack/)]);
+  });
+
+  it('is not a build when it points past its own end', async () => {
+    const dir = ruleFolder();
+    mgsift(['rules', 'build', dir]);
+    const path = join(dir, BUILT_RULES_FILE);
+    writeFileSync(path, readFileSync(path, 'utf8').replace(/"documents":\{"([^"]+)":\[(\d+),(\d+)\]/, (_all, key: string, start: string) => `"documents":{"${key}":[${start},999999]`));
+    expect((await loadRules([dir], { builtin: false })).notes).toEqual([`${path} is not a build of \`mgsift rules build\`: not used`]);
+  });
+
   it('is set aside, with a note, once the shared signals it was checked with change', async () => {
     const dir = ruleFolder();
     mgsift(['rules', 'build', dir]);
@@ -107,9 +130,10 @@ describe('a rule folder built ahead', () => {
   it('is set aside, with a note, when another mgsift made it or it is no build at all', async () => {
     const dir = ruleFolder();
     mgsift(['rules', 'build', dir]);
-    writeFileSync(join(dir, BUILT_RULES_FILE), JSON.stringify({ ...built(dir), mgsift: '0.0.1' }));
+    const text = readFileSync(join(dir, BUILT_RULES_FILE), 'utf8');
+    writeFileSync(join(dir, BUILT_RULES_FILE), text.replace(/"mgsift":"[^"]*"/, '"mgsift":"0.0.1"'));
     expect((await loadRules([dir], { builtin: false })).notes[0]).toMatch(/is set aside: mgsift 0\.0\.1 made it \(this is \d+\.\d+\.\d+\)/);
-    writeFileSync(join(dir, BUILT_RULES_FILE), '{"documents": [');
+    writeFileSync(join(dir, BUILT_RULES_FILE), '{"documents": [\n');
     expect((await loadRules([dir], { builtin: false })).notes[0]).toMatch(/is not a build of `mgsift rules build` \(.+\): not used$/);
   });
 
