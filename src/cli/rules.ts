@@ -120,7 +120,7 @@ export function rulesCommand(): Command {
     });
   rules
     .command('build')
-    .description(`check rule folders once for all their runs: writes <dir>/${BUILT_RULES_FILE}, from which \`analyze --rules <dir>\` takes every rule file unchanged since without parsing or checking it again`)
+    .description(`check rule folders once for all their runs: writes <dir>/${BUILT_RULES_FILE}, from which \`analyze --rules <dir>\` takes each rule file unchanged since without parsing its YAML again`)
     .argument('<dirs...>', 'rule folders')
     .action(async (dirs: string[]) => {
       await requireFolders(dirs, '');

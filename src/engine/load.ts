@@ -199,8 +199,9 @@ export function domainOf(file: string): string {
 /**
  * Parses, validates and compiles one rule file; every problem is an issue with its line. Its
  * signals may use `shared` ones (default: the built-in pack's). `trustPackTexts` (anything but
- * `rules lint`): what a build checked is not checked again (the pack's, see
- * scripts/pack-prebuilt.mjs; `folder`: the rule folder's, see built-rules.ts).
+ * `rules lint`): what the pack's build checked is not checked again (scripts/pack-prebuilt.mjs).
+ * `folder`: a rule folder's build (built-rules.ts), from which an unchanged file's document is
+ * taken instead of its YAML parsed, its CEL and templates then compiled at first use.
  */
 export function loadRuleText(
   file: string,

@@ -14,7 +14,6 @@ import { reportSummary } from './summary.js';
 import { BUILD, packageVersion } from '../core/assets.js';
 import { truncationText } from './common.js';
 
-/** mgsift's own version (package.json), written into every report. */
 let tool: Tool | undefined;
 /** The version, the built-in rules' count and the build, as `--version` prints and every report says. */
 export function toolInfo(): Tool {
