@@ -54,7 +54,7 @@ describe('analyze: outputs and exit codes', () => {
     ['no input', ['analyze'], /^mgsift: error: missing required argument 'input'$/],
     ['an unknown option', ['analyze', FIXTURE, '--formt', 'json'], /^mgsift: error: unknown option '--formt' \(Did you mean --format\?\)$/],
     ['no command', [], /^mgsift: error: missing command: inspect, analyze, rules, timeline, diff or audit \(`mgsift --help` says what each does\)$/],
-    ['no rules command', ['rules'], /^mgsift: error: missing command: list, lint, test or new \(`mgsift rules --help` says what each does\)$/],
+    ['no rules command', ['rules'], /^mgsift: error: missing command: list, lint, build, test or new \(`mgsift rules --help` says what each does\)$/],
   ])("says commander's usage errors as one mgsift: error: line, exit 2: %s", (_what, args, line) => {
     const run = mgsift(args as string[]);
     expect(run.code).toBe(2);
