@@ -327,22 +327,21 @@ function repetition(setup, rep, runs, check) {
       runs.ruleCosts = timedRules.report.stats.ruleCosts;
       check(timedRules.report, 'full pack, --rule-costs');
     },
-    () => {
-      const ten = mgsift(archive, work, ['--rules', setup.tenfold]);
-      record('mgsift10', ten.seconds);
-      record('mgsift10Cpu', ten.cpuSeconds);
-      record('rss10Mb', ten.rssMb);
-      check(ten.report, 'pack ×10');
-    },
-    () => {
-      const ten = mgsift(archive, work, ['--rules', setup.tenfoldBuilt]);
-      record('mgsift10Built', ten.seconds);
-      record('mgsift10BuiltCpu', ten.cpuSeconds);
-      record('rss10BuiltMb', ten.rssMb);
-      check(ten.report, 'pack ×10, built');
-    },
+    tenfoldRun(setup.tenfold, '', 'pack ×10'),
+    tenfoldRun(setup.tenfoldBuilt, 'Built', 'pack ×10, built'),
   ];
   for (let i = 0; i < steps.length; i++) steps[(i + rep) % steps.length]();
+
+  /** The pack ×10 run with the clones in `folder`, its figures named `mgsift10<name>`, `mgsift10<name>Cpu`, `rss10<name>Mb`. */
+  function tenfoldRun(folder, name, label) {
+    return () => {
+      const ten = mgsift(archive, work, ['--rules', folder]);
+      record(`mgsift10${name}`, ten.seconds);
+      record(`mgsift10${name}Cpu`, ten.cpuSeconds);
+      record(`rss10${name}Mb`, ten.rssMb);
+      check(ten.report, label);
+    };
+  }
 }
 
 /**
