@@ -3,7 +3,7 @@
  * built-in pack: every rule file that loads without an issue, every check made, is stored as its
  * parsed document in DIR/.mgsift-built.jsonl, by its text's length and SHA-1. `analyze --rules DIR`
  * then takes an unchanged file's document from there instead of parsing its YAML, and compiles
- * its CEL and templates at first use (BENCHMARKS.md, "A rule folder built ahead"). It still checks
+ * its CEL and templates at first use (BENCHMARKS.md, "Rule folders built ahead"). It still checks
  * the document against the schema and its regexes for safety: the folder is less trusted than the
  * installed pack (SECURITY.md), and its build no more than its YAML. A file changed since is
  * parsed as before. The whole build is set aside when another mgsift version, another schema or

@@ -15,7 +15,7 @@ import { pluralOf } from '../parsers/k8s.js';
 import { packageFiles, packagePath, packageText } from '../core/assets.js';
 import { schemaProblems } from './rule-schema.js';
 import { authoringIssues, documentKey, escapeRegExp, lineOfPath, parseRuleYaml, storableDocument, type BuiltDocuments, type RuleIssue } from './rule-source.js';
-import { folderSharedFiles, packSharedFiles, packSharedSignals, readSharedSignals, SHARED_DIR, resolveSharedSignals, type SharedSignal } from './shared-signals.js';
+import { folderSharedSignals, packSharedFiles, packSharedSignals, SHARED_DIR, resolveSharedSignals, type SharedSignal } from './shared-signals.js';
 import { builtRulesText, readBuiltRules } from './built-rules.js';
 
 export type { RuleIssue } from './rule-source.js';
@@ -69,12 +69,11 @@ export async function loadRules(userDirs: readonly string[] = [], options: { bui
     origins.push({ files: builtin, builtin: true, shared: shared.signals });
   }
   for (const dir of userDirs) {
-    const sharedFiles = await folderSharedFiles(dir);
-    const shared = readSharedSignals(sharedFiles, packSharedSignals());
+    const shared = await folderSharedSignals(dir);
     result.issues.push(...shared.issues);
-    lintFiles(sharedFiles);
+    lintFiles(shared.files);
     // `rules lint` checks every file whole: a build is not read.
-    const built = options.lint ? {} : readBuiltRules(dir, sharedFiles);
+    const built = options.lint ? {} : readBuiltRules(dir, shared.files);
     if (built.note !== undefined) result.notes.push(built.note);
     // Read one after the other, synchronously: a promise per small file costs more than the read.
     origins.push({ files: (await ruleFiles(dir)).map((file) => ({ file, read: async () => readFileSync(file, 'utf8') })), builtin: false, shared: shared.signals, built: built.documents });
@@ -108,8 +107,7 @@ export async function loadRules(userDirs: readonly string[] = [], options: { bui
  * build (built-rules.ts), which holds the documents of those that loaded without an issue.
  */
 export async function buildRuleFolder(dir: string): Promise<{ text: string; files: number; stored: number; issues: RuleIssue[] }> {
-  const sharedFiles = await folderSharedFiles(dir);
-  const shared = readSharedSignals(sharedFiles, packSharedSignals());
+  const shared = await folderSharedSignals(dir);
   const issues = [...shared.issues];
   const documents = new Map<string, string>();
   const files = await ruleFiles(dir);
@@ -121,7 +119,7 @@ export async function buildRuleFolder(dir: string): Promise<{ text: string; file
     const json = parsed && 'document' in parsed ? storableDocument(parsed.document) : undefined;
     if (json !== undefined) documents.set(documentKey(text), json);
   }
-  return { text: builtRulesText(documents, sharedFiles), files: files.length, stored: documents.size, issues };
+  return { text: builtRulesText(documents, shared.files), files: files.length, stored: documents.size, issues };
 }
 
 interface RawRule {

@@ -79,9 +79,10 @@ export async function folderSharedFiles(dir: string): Promise<{ file: string; te
   return Promise.all(files.map(async (file) => ({ file, text: await readFile(file, 'utf8') })));
 }
 
-/** A user rule folder's shared signals, over the built-in pack's. */
-export async function folderSharedSignals(dir: string): Promise<SharedSignals> {
-  return readSharedSignals(await folderSharedFiles(dir), packSharedSignals());
+/** A user rule folder's shared signals, over the built-in pack's, and the files they are read from. */
+export async function folderSharedSignals(dir: string): Promise<SharedSignals & { files: { file: string; text: string }[] }> {
+  const files = await folderSharedFiles(dir);
+  return { ...readSharedSignals(files, packSharedSignals()), files };
 }
 
 /**
