@@ -67,16 +67,20 @@ export function readBuiltRules(dir: string, folderShared: readonly { file: strin
   const path = join(dir, BUILT_RULES_FILE);
   const notBuilt = (why?: string): { note: string } => ({ note: `${path} is not a build of \`mgsift rules build\`${why ? ` (${why})` : ''}: not used` });
   let bytes: Buffer;
-  let header: Partial<BuiltRulesHeader>;
+  let parsed: unknown;
   try {
     bytes = readFileSync(path);
     const newline = bytes.indexOf(NEWLINE);
-    header = JSON.parse(bytes.toString('utf8', 0, newline < 0 ? bytes.length : newline)) as Partial<BuiltRulesHeader>;
+    parsed = JSON.parse(bytes.toString('utf8', 0, newline < 0 ? bytes.length : newline));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
     return notBuilt((err as Error).message.split('\n', 1)[0]);
   }
-  const body = bytes.indexOf(NEWLINE) + 1;
+  if (typeof parsed !== 'object' || parsed === null) return notBuilt();
+  const header = parsed as Partial<BuiltRulesHeader>;
+  // The documents start after the header's line; a file of one line holds none.
+  const newline = bytes.indexOf(NEWLINE);
+  const body = newline < 0 ? bytes.length : newline + 1;
   const places = header.documents;
   const inFile = ([start, length]: unknown[]): boolean => Number.isSafeInteger(start) && Number.isSafeInteger(length) && (start as number) >= 0 && (length as number) >= 0 && body + (start as number) + (length as number) <= bytes.length;
   if (header.format !== FORMAT || typeof places !== 'object' || places === null || !Object.values(places).every((place) => Array.isArray(place) && inFile(place))) return notBuilt();

@@ -135,6 +135,11 @@ describe('a rule folder built ahead', () => {
     expect((await loadRules([dir], { builtin: false })).notes[0]).toMatch(/is set aside: mgsift 0\.0\.1 made it \(this is \d+\.\d+\.\d+\)/);
     writeFileSync(join(dir, BUILT_RULES_FILE), '{"documents": [\n');
     expect((await loadRules([dir], { builtin: false })).notes[0]).toMatch(/is not a build of `mgsift rules build` \(.+\): not used$/);
+    // JSON that is no header, and a header on a line of its own with nothing after it: no build either.
+    for (const broken of ['null\n', '[1, 2]\n', text.split('\n', 1)[0]!]) {
+      writeFileSync(join(dir, BUILT_RULES_FILE), broken);
+      expect((await loadRules([dir], { builtin: false })).notes, broken).toEqual([`${join(dir, BUILT_RULES_FILE)} is not a build of \`mgsift rules build\`: not used`]);
+    }
   });
 
   it('is not read by rules lint, which checks every file whole', async () => {
