@@ -163,9 +163,7 @@ class ChunkedInput {
 
   /** The next `n` bytes if the current chunk holds them (a view), moved past; else undefined. */
   takeNow(n: number): Buffer | undefined {
-    if (this.available < n) return undefined;
-    this.at += n;
-    return this.chunk.subarray(this.at - n, this.at);
+    return this.available < n ? undefined : this.piece(n);
   }
 
   /** The next `n` bytes, copied when they span chunks. */
