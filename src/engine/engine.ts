@@ -203,14 +203,17 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     // Signals of several rules written alike (a user's copy of a built-in rule, rules that read one
     // object the same way) see the same data and, under the same cap, hold the same evidence: the
     // first matches, the others get a copy of what it held in `finish`.
-    const firstOf = new Map<string, SignalState>();
+    // By the written text first: the loader gives equal texts one string, whose hash V8 keeps, so
+    // a long text is not joined into a new key (and hashed again) for each of thousands of signals.
+    const firstOf = new Map<string, Map<string, SignalState>>();
     for (const state of this.states) {
       const { type, name, written } = state.signal;
       if (type === 'fact' || written === undefined) continue;
-      const key = `${state.rule.maxEvidence}\0${name}\0${written}`;
-      const first = firstOf.get(key);
+      const alike = firstOf.get(written) ?? firstOf.set(written, new Map()).get(written)!;
+      const key = `${state.rule.maxEvidence}\0${name}`;
+      const first = alike.get(key);
       if (first) this.twins.push({ twin: state, first });
-      else firstOf.set(key, state);
+      else alike.set(key, state);
     }
     const twinned = new Set(this.twins.map(({ twin }) => twin));
     const matching = this.states.filter((s) => !twinned.has(s));
@@ -1081,7 +1084,12 @@ function timeValue(text: string): number | undefined {
 
 /** What a template sees of one piece of evidence: the evidence, its captures at the top, and the object. */
 function templateItem(item: Held): Record<string, unknown> {
-  return { ...item.captures, ...item, object: item.data ?? item.object, item: item.data };
+  // The item's fields first, the captures under them: one spread of the item alone is V8's fast
+  // copy, two spreads into one object are not (twice the time on ten times the findings).
+  const view: Record<string, unknown> = { ...item, object: item.data ?? item.object, item: item.data };
+  const captures = item.captures;
+  if (captures !== undefined) for (const key of Object.keys(captures)) if (!Object.hasOwn(view, key)) view[key] = captures[key];
+  return view;
 }
 
 /**
@@ -1255,8 +1263,13 @@ function entryGroup(entry: ClassifiedEntry): string {
 const placeKey = (group: string, resource: string): string => `${group}/${resource}`;
 
 /** One text per set of file selectors, whatever rule wrote it. */
+/** Signals that read the same files share one list of selectors (the loader's): its key is made once. */
+const selectorKeys = new WeakMap<readonly LogSelector[], string>();
+
 function selectorsKey(files: readonly LogSelector[]): string {
-  return JSON.stringify(files, (_key, value: unknown) => (value instanceof RegExp ? `/${value.source}/${value.flags}` : value));
+  let key = selectorKeys.get(files);
+  if (key === undefined) selectorKeys.set(files, (key = JSON.stringify(files, (_key, value: unknown) => (value instanceof RegExp ? `/${value.source}/${value.flags}` : value))));
+  return key;
 }
 
 function isEventFile(entry: ClassifiedEntry): boolean {

@@ -487,14 +487,16 @@ export function loadRuleText(
 const NO_RESOLUTION: Resolution = { resolvers: [], persists: undefined };
 
 /** One string per text: a copy of a rule keeps the original's, not another as long. */
-const writtenTexts = new Map<string, string>();
+const writtenTexts = new Map<string, Map<string, string>>();
 
 /** What a signal is compiled from, as text: its type and its body as JSON (not its description: it matches nothing). */
 function writtenText(type: Exclude<Signal['type'], 'fact'>, body: object): string {
-  const text = `${type} ${JSON.stringify(body)}`;
-  const known = writtenTexts.get(text);
-  if (known !== undefined) return known;
-  writtenTexts.set(text, text);
+  // Looked up by the body's JSON under its type: a copy's text is not joined to its type (a new
+  // string, copied again to be hashed) only to be found and dropped.
+  const json = JSON.stringify(body);
+  const ofType = writtenTexts.get(type) ?? writtenTexts.set(type, new Map()).get(type)!;
+  let text = ofType.get(json);
+  if (text === undefined) ofType.set(json, (text = `${type} ${json}`));
   return text;
 }
 

@@ -78,6 +78,7 @@ interface Recorded {
   ppid: number;
   relaunched: boolean;
   nodeOptions: string | undefined;
+  execArgv: string[];
 }
 
 function records(file: string): Recorded[] {
@@ -115,6 +116,7 @@ describe.skipIf(availableParallelism() !== 2)(`a large input on two cores ${need
     expect(relaunched.processes).toHaveLength(2);
     const second = relaunched.processes.find((p) => p.relaunched);
     expect(second?.nodeOptions).toContain('--v8-pool-size=1');
+    expect(second?.execArgv).toContain('--min-semi-space-size=16');
     expect(second?.ppid).toBe(relaunched.processes.find((p) => !p.relaunched)?.pid);
     expect(single.processes).toHaveLength(1);
     expect(relaunched.code).toBe(single.code);

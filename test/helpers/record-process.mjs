@@ -4,6 +4,6 @@ import { appendFileSync } from 'node:fs';
 
 const file = process.env.MGSIFT_RECORD;
 if (file) {
-  const line = { pid: process.pid, ppid: process.ppid, relaunched: process.env.MGSIFT_RELAUNCHED !== undefined, nodeOptions: process.env.NODE_OPTIONS };
+  const line = { pid: process.pid, ppid: process.ppid, relaunched: process.env.MGSIFT_RELAUNCHED !== undefined, nodeOptions: process.env.NODE_OPTIONS, execArgv: process.execArgv };
   appendFileSync(file, `${JSON.stringify(line)}\n`);
 }
