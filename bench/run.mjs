@@ -4,7 +4,7 @@
 //
 //   node bench/run.mjs [--sizes 0.25,1] [--reps 3] [--formats gz,xz] [--quick]
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { cpus, release, totalmem } from 'node:os';
 import { join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -27,8 +27,9 @@ const TARGETS = {
   /** Issue 33: ÷ `pigz -dc | rg -a -P -f <the pack's regexes>` (PCRE2, as the issue measures it). */
   pipeRg: 1.0,
   /**
-   * Issue 33: the pack ten times over (every rule cloned 9 times, a user folder) ÷ the pack, on
-   * every case; beside it, the same with the clones' folder built ahead (`mgsift rules build`).
+   * Issue 33: the pack ten times over (every rule cloned 9 times) ÷ the pack, on every case: the
+   * pack ten times as large, built as `npm run build` builds the pack; beside it, the same clones
+   * as a user's folder (`--rules`), as it stands and built ahead (`mgsift rules build`).
    */
   rules10: 1.2,
   rssMb: 250,
@@ -139,6 +140,21 @@ function machine() {
   };
 }
 
+/**
+ * A copy of the package whose pack is ten times the shipped one (its rules/ with the clones of
+ * `clones` beside them), built as `npm run build` builds the pack; its CLI's path.
+ */
+function tenfoldPackage(dir, clones) {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  for (const name of ['dist', 'scripts', 'rules', 'package.json']) cpSync(join(REPO, name), join(dir, name), { recursive: true });
+  cpSync(clones, join(dir, 'rules'), { recursive: true });
+  for (const name of ['node_modules', 'templates']) symlinkSync(join(REPO, name), join(dir, name));
+  const build = spawnSync(process.execPath, [join(dir, 'scripts', 'pack-prebuilt.mjs')], { encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`the pack ×10's build: exit ${build.status}\n${build.stdout}${build.stderr}`);
+  return join(dir, 'dist', 'cli', 'main.js');
+}
+
 /** The full pack ten times: nine clones of every shipped rule under new ids, as a user folder. */
 function tenfoldPack(dir) {
   rmSync(dir, { recursive: true, force: true });
@@ -182,12 +198,12 @@ const THREAD_RUNS = [
 ];
 
 /** One mgsift analysis: wall time, peak RSS, CPU time and the report's findings. */
-function mgsift(archive, work, extraArgs, prefix = []) {
+function mgsift(archive, work, extraArgs, prefix = [], cli = CLI) {
   const report = join(work, 'report.json');
   const usageFile = join(work, 'usage.json');
   rmSync(report, { force: true });
   rmSync(usageFile, { force: true });
-  const line = [...prefix, 'node', '--import', quote(pathToFileURL(USAGE).href), quote(CLI), 'analyze', quote(archive), '--format', 'json', '-o', quote(report), ...extraArgs.map(quote)].join(' ');
+  const line = [...prefix, 'node', '--import', quote(pathToFileURL(USAGE).href), quote(cli), 'analyze', quote(archive), '--format', 'json', '-o', quote(report), ...extraArgs.map(quote)].join(' ');
   const seconds = timed(line, [0, 1], { ...process.env, MGSIFT_BENCH_USAGE: usageFile });
   const usage = runUsage(readFileSync(usageFile, 'utf8'));
   return { seconds, relaunched: usage.relaunched, rssMb: usage.maxRssBytes / MB, launcherRssMb: usage.launcherRssBytes / MB, launcherPrivateMb: usage.launcherPrivateBytes / MB, cpuSeconds: usage.cpuSeconds, mainCpuSeconds: usage.mainCpuSeconds, report: JSON.parse(readFileSync(report, 'utf8')) };
@@ -327,8 +343,15 @@ function repetition(setup, rep, runs, check) {
       runs.ruleCosts = timedRules.report.stats.ruleCosts;
       check(timedRules.report, 'full pack, --rule-costs');
     },
-    tenfoldRun(setup.tenfold, '', 'pack ×10'),
-    tenfoldRun(setup.tenfoldBuilt, 'Built', 'pack ×10, built'),
+    () => {
+      const ten = mgsift(archive, work, [], [], setup.tenfoldCli);
+      record('mgsift10Pack', ten.seconds);
+      record('mgsift10PackCpu', ten.cpuSeconds);
+      record('rss10PackMb', ten.rssMb);
+      check(ten.report, 'pack ×10, built in');
+    },
+    tenfoldRun(setup.tenfold, '', 'pack ×10, a user folder'),
+    tenfoldRun(setup.tenfoldBuilt, 'Built', 'pack ×10, a user folder built'),
   ];
   for (let i = 0; i < steps.length; i++) steps[(i + rep) % steps.length]();
 
@@ -382,6 +405,7 @@ function ratios(m, format) {
     mgsiftPerTarRg: r('mgsift', 'tarRg'),
     mgsiftPerPipeRg: r('mgsift', 'pipeRg'),
     mgsiftPerPipeRgPcre: r('mgsift', 'pipeRgPcre'),
+    rules10PackPerRules1: r('mgsift10Pack', 'mgsift'),
     rules10PerRules1: r('mgsift10', 'mgsift'),
     rules10BuiltPerRules1: r('mgsift10Built', 'mgsift'),
     packPerSeedPack: r('mgsift', 'mgsiftSeed'),
@@ -411,8 +435,9 @@ function targetRows(results) {
     add(nameOf(r), 'mgsift ÷ (pigz -dc | rg -a -P -f <regexes>)', r.ratios.mgsiftPerPipeRgPcre, TARGETS.pipeRg, true);
     // ripgrep's own engine, which finds the pack's literals with SIMD: a stricter baseline than the issue's.
     add(nameOf(r), 'mgsift ÷ (pigz -dc | rg -a -e …), Rust', r.ratios.mgsiftPerPipeRg, TARGETS.pipeRg, false);
-    add(nameOf(r), 'pack ×10 ÷ pack', r.ratios.rules10PerRules1, TARGETS.rules10, true);
-    add(nameOf(r), 'pack ×10 ÷ pack, folder built (rules build)', r.ratios.rules10BuiltPerRules1, TARGETS.rules10, false);
+    add(nameOf(r), 'pack ×10 ÷ pack', r.ratios.rules10PackPerRules1, TARGETS.rules10, true);
+    add(nameOf(r), 'pack ×10 as a user folder (--rules) ÷ pack', r.ratios.rules10PerRules1, TARGETS.rules10, false);
+    add(nameOf(r), 'the same folder built (rules build) ÷ pack', r.ratios.rules10BuiltPerRules1, TARGETS.rules10, false);
     add(nameOf(r), 'pack ÷ the 27-rule seed pack', r.ratios.packPerSeedPack, TARGETS.packPerSeedPack, true);
     add(nameOf(r), 'peak RSS, pack ÷ seed pack (medians)', r.ratios.packRssPerSeedPack, TARGETS.packRssPerSeedPack, true);
     add(nameOf(r), 'peak RSS, MB (highest run)', r.max.rssMb, TARGETS.rssMb, false);
@@ -427,8 +452,9 @@ function targetRows(results) {
     const pipe = `${r.format === 'gz' ? 'pigz' : 'xz'} -dc`;
     add(scope, `mgsift ÷ (${pipe} | rg -a -P -f <regexes>)`, r.ratios.mgsiftPerPipeRgPcre, TARGETS.pipeRg, headline);
     add(scope, `mgsift ÷ (${pipe} | rg -a -e …), Rust`, r.ratios.mgsiftPerPipeRg, TARGETS.pipeRg, false);
-    add(scope, 'pack ×10 ÷ pack', r.ratios.rules10PerRules1, TARGETS.rules10, headline);
-    add(scope, 'pack ×10 ÷ pack, folder built (rules build)', r.ratios.rules10BuiltPerRules1, TARGETS.rules10, false);
+    add(scope, 'pack ×10 ÷ pack', r.ratios.rules10PackPerRules1, TARGETS.rules10, headline);
+    add(scope, 'pack ×10 as a user folder (--rules) ÷ pack', r.ratios.rules10PerRules1, TARGETS.rules10, false);
+    add(scope, 'the same folder built (rules build) ÷ pack', r.ratios.rules10BuiltPerRules1, TARGETS.rules10, false);
     add(scope, 'peak RSS, MB (highest run)', r.max.rssMb, TARGETS.rssMb, true);
     add(scope, 'CPU seconds --update-risks adds (medians)', r.ratios.updateRisksCpuSeconds, TARGETS.updateRisksSeconds, true);
   }
@@ -452,7 +478,7 @@ function printTable(results, targets) {
   }
   lines.push('');
   lines.push('medians in seconds (MB/s of uncompressed content)');
-  const cols = ['decompress', 'readFloor', 'extract', 'grep', 'rg', 'tarGrep', 'tarRg', 'pipeRg', 'pipeRgPcre', 'mgsift', 'mgsift10', 'mgsift10Built'];
+  const cols = ['decompress', 'readFloor', 'extract', 'grep', 'rg', 'tarGrep', 'tarRg', 'pipeRg', 'pipeRgPcre', 'mgsift', 'mgsift10Pack', 'mgsift10', 'mgsift10Built'];
   lines.push(['archive'.padEnd(18), ...cols.map((c) => c.padStart(15))].join(''));
   for (const r of results) {
     const cells = cols.map((c) => (r.medians[c] === undefined ? '—' : `${fmt(r.medians[c], 1)} (${Math.round(r.bytes / MB / r.medians[c])})`).padStart(15));
@@ -461,7 +487,7 @@ function printTable(results, targets) {
   lines.push('readFloor: mgsift reading the container and nothing else (bench/read-floor.mjs: decompression, tar framing, limits; no file parsed)');
   lines.push('floor ÷ decompress, and mgsift ÷ floor (medians): ' + results.map((r) => `${nameOf(r)}: ${fmt(r.ratios.readFloorPerDecompress)}, ${fmt(r.ratios.mgsiftPerReadFloor)}`).join('; '));
   lines.push('');
-  lines.push('mgsift CPU seconds, all threads (median): ' + results.map((r) => `${nameOf(r)}: ${fmt(r.medians.mgsiftCpu, 1)} (pack ×10 ${fmt(r.medians.mgsift10Cpu, 1)}, built ${fmt(r.medians.mgsift10BuiltCpu, 1)}; --update-risks ${fmt(r.medians.mgsiftRisksCpu, 1)})`).join('; '));
+  lines.push('mgsift CPU seconds, all threads (median): ' + results.map((r) => `${nameOf(r)}: ${fmt(r.medians.mgsiftCpu, 1)} (pack ×10 ${fmt(r.medians.mgsift10PackCpu, 1)}, as a user folder ${fmt(r.medians.mgsift10Cpu, 1)}, built ${fmt(r.medians.mgsift10BuiltCpu, 1)}; --update-risks ${fmt(r.medians.mgsiftRisksCpu, 1)})`).join('; '));
   for (const r of results) {
     const added = r.ratios.updateRisksCpuSeconds;
     if (added === undefined) continue;
@@ -559,6 +585,7 @@ async function main() {
   tenfoldPack(tenfoldBuilt);
   const build = spawnSync(process.execPath, [CLI, 'rules', 'build', tenfoldBuilt], { encoding: 'utf8' });
   if (build.status !== 0) throw new Error(`mgsift rules build ${tenfoldBuilt}: exit ${build.status}\n${build.stdout}${build.stderr}`);
+  const tenfoldCli = tenfoldPackage(join(work, 'package-x10'), tenfold);
 
   const archives = [];
   for (const sizeGb of options.sizes) {
@@ -601,7 +628,7 @@ async function main() {
     for (const a of archives) {
       say(`repetition ${rep + 1}/${options.reps}: ${nameOf(a)}`);
       const check = recorders.get(a.label ?? a.sizeGb).record(`${nameOf(a)} rep ${rep + 1}`);
-      repetition({ archive: a.archive, format: a.format, lean: a.lean === true, work, patterns, tools, tenfold, tenfoldBuilt }, rep, a.runs, check);
+      repetition({ archive: a.archive, format: a.format, lean: a.lean === true, work, patterns, tools, tenfold, tenfoldBuilt, tenfoldCli }, rep, a.runs, check);
     }
   }
   rmSync(work, { recursive: true, force: true });

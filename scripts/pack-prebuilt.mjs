@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // What `npm run build` prepares of the built-in pack so that a run need not (each about 0.1-0.3 s
 // of CPU at every start, much of a small analysis and of the test suite's hundreds of runs):
-// - dist/engine/pack-parsed.json: every pack file's YAML document as JSON, by the length and the
-//   SHA-1 of its text (engine/rule-source.ts takes it when the file's text is unchanged, and
+// - dist/engine/pack-parsed.jsonl: every pack file's YAML document as JSON, by the length and the
+//   SHA-1 of its text, a line each (engine/documents-file.ts: a run decodes the documents it
+//   needs, not all; engine/rule-source.ts takes one when the file's text is unchanged, or
+//   without reading the file while its size and times are those stamped here, and
 //   parses YAML otherwise: a rule edited after the build, a user's rules, the single-file
 //   build); a rule file only when it loads without an issue (schema, regexes, CEL, templates:
 //   engine/load.ts then skips those checks for it when analysing; `rules lint` always makes them);
@@ -16,8 +18,8 @@
 // - dist/engine/cel-words.json: the words each of those expressions requires of a file
 //   (engine/cel-literals.ts), so that a start reads no syntax tree to find them.
 import { readdirSync, readFileSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join, relative, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import yaml from 'js-yaml';
 import { parse } from '@bufbuild/cel';
 
@@ -49,11 +51,14 @@ for (const name of ['pack-templates.json', 'pack-templates.code']) rmSync(join(R
 /** Whether a rule file loads without an issue, every check made now (the compiled engine's own loader). */
 const { loadRuleText } = await import('../dist/engine/load.js');
 const { SHARED_DIR } = await import('../dist/engine/shared-signals.js');
-const { documentKey, storableDocument } = await import('../dist/engine/rule-source.js');
+const { documentKey, fileStamp, storableDocument, PACK_DOCUMENTS } = await import('../dist/engine/rule-source.js');
+const { documentsFileText } = await import('../dist/engine/documents-file.js');
 const loadsWhole = (file, text) => file.includes(`/${SHARED_DIR}/`) || loadRuleText(file, text, true).issues.length === 0;
 
 const expressions = new Set();
-const documents = {};
+const documents = new Map();
+// Each stored file's stamp, by its package path: a run takes its document without reading it while the stamp holds.
+const stamps = {};
 for (const file of ruleFiles(rulesDir)) {
   try {
     const text = readFileSync(file, 'utf8');
@@ -61,7 +66,10 @@ for (const file of ruleFiles(rulesDir)) {
     wheres(document, expressions);
     if (!loadsWhole(file, text)) continue;
     const json = storableDocument(document);
-    if (json !== undefined) documents[documentKey(text)] = json;
+    if (json === undefined) continue;
+    const key = documentKey(text);
+    documents.set(key, json);
+    stamps[relative(REPO, file).split(sep).join('/')] = fileStamp(file, key);
   } catch {
     // A file that does not load is `rules lint`'s to report; its expressions are parsed at run time.
   }
@@ -81,7 +89,9 @@ for (const expression of [...expressions].sort()) {
 }
 mkdirSync(join(REPO, 'dist/engine'), { recursive: true });
 writeFileSync(join(REPO, 'dist/engine/cel-parsed.json'), JSON.stringify(trees));
-writeFileSync(join(REPO, 'dist/engine/pack-parsed.json'), JSON.stringify(documents));
+writeFileSync(new URL(PACK_DOCUMENTS, pathToFileURL(join(REPO, 'dist/engine/rule-source.js'))), documentsFileText({ format: 'mgsift-pack-documents/1', files: stamps }, documents));
+// The form before the one above (one JSON of JSON strings), left by an earlier build: nothing reads it.
+rmSync(join(REPO, 'dist/engine/pack-parsed.json'), { force: true });
 // Every template the pack's rules compiled above (each file loaded with every check made).
 const { compiledTemplateSources, precompiledTemplate } = await import('../dist/engine/templates.js');
 const templatePlaces = {};

@@ -14,6 +14,15 @@ export function readBuildOutput<T>(name: string, moduleUrl: string | undefined, 
   }
 }
 
+/** The bytes of a file `npm run build` wrote beside a module; undefined when there is none (see {@link readBuildOutput}). */
+export function readBuildOutputBytes(name: string, moduleUrl: string | undefined): Buffer | undefined {
+  try {
+    return readFileSync(new URL(name, moduleUrl));
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * `length` bytes from `start` of a file `npm run build` wrote beside a module, as UTF-8 (a part
  * its JSON index points to: the reader needs a few parts of a large file, not all of it).

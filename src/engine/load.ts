@@ -14,7 +14,7 @@ import { parseFieldPath } from './field-path.js';
 import { pluralOf } from '../parsers/k8s.js';
 import { packageFiles, packagePath, packageText } from '../core/assets.js';
 import { schemaProblems } from './rule-schema.js';
-import { authoringIssues, documentKey, escapeRegExp, lineOfPath, parseRuleYaml, storableDocument, type BuiltDocuments, type RuleIssue } from './rule-source.js';
+import { authoringIssues, documentKey, escapeRegExp, lineOfPath, packDocumentUnchanged, parseRuleYaml, storableDocument, type BuiltDocuments, type RuleIssue } from './rule-source.js';
 import { folderSharedSignals, packSharedFiles, packSharedSignals, SHARED_DIR, resolveSharedSignals, type SharedSignal } from './shared-signals.js';
 import { builtRulesText, readBuiltRules } from './built-rules.js';
 
@@ -56,8 +56,16 @@ export function builtinRuleFiles(): string[] {
  */
 export async function loadRules(userDirs: readonly string[] = [], options: { builtin?: boolean; deferCompile?: boolean; lint?: boolean } = {}): Promise<LoadedRules> {
   const result: LoadedRules = { rules: [], issues: [], notes: [] };
-  const builtin = builtinRuleFiles().map((path) => ({ file: packagePath(path), read: async () => packageText(path) }));
-  type Origin = { files: { file: string; read: () => Promise<string> }[]; builtin: boolean; shared: ReadonlyMap<string, SharedSignal>; built?: BuiltDocuments | undefined };
+  // Analysing, a built-in file the build finds unchanged by its stamp is not read (`rules lint` reads every file).
+  const builtin = builtinRuleFiles().map((path) => {
+    const file = packagePath(path);
+    const stored = (): StoredRule | undefined => {
+      const json = options.lint ? undefined : packDocumentUnchanged(path, file);
+      return json === undefined ? undefined : { stored: json, text: () => packageText(path) };
+    };
+    return { file, read: async () => packageText(path), stored };
+  });
+  type Origin = { files: { file: string; read: () => Promise<string>; stored?: () => StoredRule | undefined }[]; builtin: boolean; shared: ReadonlyMap<string, SharedSignal>; built?: BuiltDocuments | undefined };
   const origins: Origin[] = [];
   const lintFiles = (files: readonly { file: string; text: string }[]): void => {
     if (options.lint) for (const { file, text } of files) result.issues.push(...authoringIssues(file, text));
@@ -81,15 +89,16 @@ export async function loadRules(userDirs: readonly string[] = [], options: { bui
   const byId = new Map<string, Rule>();
   for (const origin of origins) {
     const seenHere = new Map<string, string>();
-    for (const { file, read } of origin.files) {
-      const text = await read();
-      const { rule, issues } = loadRuleText(file, text, origin.builtin, options.deferCompile === true && origin.builtin, origin.shared, options.lint !== true, origin.built);
+    for (const { file, read, stored } of origin.files) {
+      const source: RuleText = stored?.() ?? (await read());
+      const text = typeof source === 'string' ? source : undefined;
+      const { rule, issues } = loadRuleText(file, source, origin.builtin, options.deferCompile === true && origin.builtin, origin.shared, options.lint !== true, origin.built);
       result.issues.push(...issues);
-      lintFiles([{ file, text }]);
+      if (text !== undefined) lintFiles([{ file, text }]);
       if (!rule) continue;
       const twin = seenHere.get(rule.id);
       if (twin) {
-        result.issues.push({ file, line: lineOfPath(text, ['id']), reason: `duplicate id '${rule.id}' (also in ${twin})` });
+        result.issues.push({ file, line: lineOfPath(text ?? (await read()), ['id']), reason: `duplicate id '${rule.id}' (also in ${twin})` });
         continue;
       }
       seenHere.set(rule.id, file);
@@ -121,6 +130,15 @@ export async function buildRuleFolder(dir: string): Promise<{ text: string; file
   }
   return { text: builtRulesText(documents, shared.files), files: files.length, stored: documents.size, issues };
 }
+
+/** A rule file's document as its build stored it, for a file known unchanged since (not read); `text` reads the file. */
+interface StoredRule {
+  stored: string;
+  text: () => string;
+}
+
+/** What a rule is loaded from: the file's text, or its stored document. */
+export type RuleText = string | StoredRule;
 
 interface RawRule {
   id: string;
@@ -203,7 +221,7 @@ export function domainOf(file: string): string {
  */
 export function loadRuleText(
   file: string,
-  text: string,
+  source: RuleText,
   builtin: boolean,
   deferCompile = false,
   shared: ReadonlyMap<string, SharedSignal> = packSharedSignals().signals,
@@ -211,10 +229,12 @@ export function loadRuleText(
   folder?: BuiltDocuments,
 ): { rule?: Rule; issues: RuleIssue[] } {
   const issues: RuleIssue[] = [];
+  // A document a build stored for a file known unchanged: the text is read only to place an issue.
+  let text = typeof source === 'string' ? source : undefined;
   const at = (path: readonly string[], reason: string): void => {
-    issues.push({ file, line: lineOfPath(text, path), reason });
+    issues.push({ file, line: lineOfPath((text ??= (source as StoredRule).text()), path), reason });
   };
-  const parsed = parseRuleYaml(file, text, folder);
+  const parsed = typeof source === 'string' ? parseRuleYaml(file, source, folder) : { document: JSON.parse(source.stored) as unknown, prebuilt: true };
   if ('issue' in parsed) return { issues: [parsed.issue] };
   // A built-in file the build checked whole (unchanged since), when analysing: its schema and
   // regexes are not checked again at every start (`rules lint` checks them all). A rule folder's

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
+import { statSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
-import { readBuildOutput } from '../core/build-output.js';
+import { readBuildOutputBytes } from '../core/build-output.js';
+import { readDocumentsFile, type DocumentsFile } from './documents-file.js';
 import { detachData } from '../core/detach.js';
 import yaml from 'js-yaml';
 import { OUTSIDE_SUBSET, parseBlockYaml } from '../parsers/yaml-block.js';
@@ -40,6 +42,11 @@ export class BuiltDocuments {
   json(text: string): string | undefined {
     return this.lengths.has(text.length) ? this.read(documentKey(text)) : undefined;
   }
+
+  /** The document's JSON by its `documentKey`. */
+  stored(key: string): string | undefined {
+    return this.read(key);
+  }
 }
 
 /** How a build keys a file's document: its text's length and SHA-1. */
@@ -53,15 +60,70 @@ export function storableDocument(document: unknown): string | undefined {
   return json !== undefined && isDeepStrictEqual(JSON.parse(json), document) ? json : undefined;
 }
 
-/** The built-in pack's; absent in the single-file build and from the TypeScript sources. */
-let packDocuments: BuiltDocuments | undefined;
+/** Where `npm run build` writes the built-in pack's documents, beside this module (documents-file.ts says how). */
+export const PACK_DOCUMENTS = './pack-parsed.jsonl';
+
+/**
+ * How a build knows a file unchanged without reading it: its size and the times it was last
+ * modified and changed (an edit moves the second even when it keeps the size and sets the first
+ * back), with the key of the document stored for its text then. A file copied since (an
+ * install) has other times: it is read and its text keyed, as without a stamp.
+ */
+export type FileStamp = [size: number, mtimeMs: number, ctimeMs: number, key: string];
+
+export function fileStamp(path: string, key: string): FileStamp {
+  const { size, mtimeMs, ctimeMs } = statSync(path);
+  return [size, mtimeMs, ctimeMs, key];
+}
+
+/**
+ * The built-in pack's documents, and the stamps of the files they were stored for (by package
+ * path); none in the single-file build and from the TypeScript sources.
+ */
+let pack: { documents: BuiltDocuments; stamps: Readonly<Record<string, FileStamp>> } | undefined;
+
+function packBuild(): NonNullable<typeof pack> {
+  if (pack === undefined) {
+    const file = packDocumentsFile();
+    const stamps = file?.header['files'];
+    pack = {
+      documents: new BuiltDocuments(file?.keys ?? [], (key) => file?.json(key)),
+      stamps: typeof stamps === 'object' && stamps !== null ? (stamps as Record<string, FileStamp>) : {},
+    };
+  }
+  return pack;
+}
+
+/** The file of the pack's documents `npm run build` wrote (scripts/pack-prebuilt.mjs), when there is one that reads. */
+function packDocumentsFile(): DocumentsFile | undefined {
+  const bytes = readBuildOutputBytes(PACK_DOCUMENTS, import.meta.url);
+  try {
+    return bytes && readDocumentsFile(bytes);
+  } catch {
+    return undefined;
+  }
+}
 
 function builtDocument(text: string, folder: BuiltDocuments | undefined): string | undefined {
-  if (packDocuments === undefined) {
-    const documents = new Map(Object.entries(readBuildOutput<Record<string, string>>('./pack-parsed.json', import.meta.url, {})));
-    packDocuments = new BuiltDocuments([...documents.keys()], (key) => documents.get(key));
+  return packBuild().documents.json(text) ?? folder?.json(text);
+}
+
+/**
+ * The document the pack's build stored for one of its files (`path`: its package path, `onDisk`
+ * where it lies) when its stamp says it is unchanged since: neither read nor hashed (a tenth of
+ * what loading a built-in rule costs). Undefined when that cannot be told so.
+ */
+export function packDocumentUnchanged(path: string, onDisk: string): string | undefined {
+  const { documents, stamps } = packBuild();
+  const stamp = Object.hasOwn(stamps, path) ? stamps[path] : undefined;
+  if (!Array.isArray(stamp)) return undefined;
+  let now: FileStamp;
+  try {
+    now = fileStamp(onDisk, stamp[3]);
+  } catch {
+    return undefined;
   }
-  return packDocuments.json(text) ?? folder?.json(text);
+  return now.every((value, i) => value === stamp[i]) ? documents.stored(stamp[3]) : undefined;
 }
 
 /** Deeper than any rule is written: such a document is left to js-yaml. */

@@ -1,5 +1,7 @@
 import { describe, it, expect } from 'vitest';
-import { existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import yaml from 'js-yaml';
 import { parse } from '@bufbuild/cel';
 import { equals } from '@bufbuild/protobuf';
@@ -7,11 +9,13 @@ import { ExprSchema } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
 import { builtinRuleFiles, loadRules } from '../../src/engine/load.js';
 import { packSharedFiles } from '../../src/engine/shared-signals.js';
 import { packageText } from '../../src/core/assets.js';
-import { documentKey } from '../../src/engine/rule-source.js';
+import { documentKey, PACK_DOCUMENTS } from '../../src/engine/rule-source.js';
+import { readDocumentsFile } from '../../src/engine/documents-file.js';
 import { decodeExprTree } from '../../src/engine/cel.js';
 import { literalsRequiredBy } from '../../src/engine/cel-literals.js';
 import { compileTemplate } from '../../src/engine/templates.js';
 import { needs } from '../helpers/needs.js';
+import { tempDir } from '../helpers/archives.js';
 
 // `npm run build` parses the pack's CEL ahead of time (scripts/pack-prebuilt.mjs); engine/cel.ts
 // takes a tree from it by the expression's text, so each must be the tree the parser makes.
@@ -31,15 +35,16 @@ describe('the pack CEL parsed at build time', () => {
 });
 
 // The pack's YAML documents as JSON by the SHA-1 of each file's text (engine/rule-source.ts).
-const DOCUMENTS = new URL('../../dist/engine/pack-parsed.json', import.meta.url);
+const DOCUMENTS = new URL(PACK_DOCUMENTS, new URL('../../dist/engine/rule-source.js', import.meta.url));
 
 describe('the pack files parsed at build time', () => {
-  it.runIf(existsSync(DOCUMENTS))(`hold every rule and shared-signals file, each the document js-yaml makes of its text ${needs('dist/engine/pack-parsed.json: npm run build')}`, () => {
-    const documents = JSON.parse(readFileSync(DOCUMENTS, 'utf8')) as Record<string, string>;
+  it.runIf(existsSync(DOCUMENTS))(`hold every rule and shared-signals file, each the document js-yaml makes of its text ${needs('dist/engine/pack-parsed.jsonl: npm run build')}`, () => {
+    const documents = readDocumentsFile(readFileSync(DOCUMENTS))!;
+    expect(documents.header['format']).toBe('mgsift-pack-documents/1');
     const texts = [...builtinRuleFiles().map((path) => packageText(path)), ...packSharedFiles().map((f) => f.text)];
     expect(texts.length).toBeGreaterThan(100);
     for (const text of texts) {
-      const json = documents[documentKey(text)];
+      const json = documents.json(documentKey(text));
       expect(json, text.slice(0, 120)).toBeDefined();
       expect(JSON.parse(json!)).toEqual(yaml.load(text, { schema: yaml.JSON_SCHEMA }));
     }
@@ -48,10 +53,8 @@ describe('the pack files parsed at build time', () => {
 
 // The build stores a rule's document only when the file loads without an issue, and analysing
 // then skips its schema and regex checks: a file edited since (another SHA-1) is checked again.
-const PARSED = new URL('../../dist/engine/pack-parsed.json', import.meta.url);
-
 describe('the pack documents stored at build time', () => {
-  it.runIf(existsSync(PARSED))(`are taken for unchanged files only: an edit after the build is checked as any rule ${needs('dist/engine/pack-parsed.json: npm run build')}`, async () => {
+  it.runIf(existsSync(DOCUMENTS))(`are taken for unchanged files only: an edit after the build is checked as any rule ${needs('dist/engine/pack-parsed.jsonl: npm run build')}`, async () => {
     const built = (await import(new URL('../../dist/engine/load.js', import.meta.url).href)) as typeof import('../../src/engine/load.js');
     const path = builtinRuleFiles().find((p) => p.endsWith('/pod-crashlooping.yaml'))!;
     const text = packageText(path);
@@ -59,6 +62,23 @@ describe('the pack documents stored at build time', () => {
     const edited = text.replace('severity: warning', 'severity: warning\nowner: me');
     const issues = built.loadRuleText(path, edited, true, true, undefined, true).issues.map((i) => i.reason);
     expect(issues.join('\n')).toMatch(/owner/);
+  });
+});
+
+// A run takes a built-in file's document by the file's stamp (size, times) without reading it;
+// a file whose times are not the stamped ones (edited, copied) is read and keyed by its text.
+describe('the pack documents stamped at build time', () => {
+  it.runIf(existsSync(DOCUMENTS))(`are taken unread while the file's stamp holds, and not for another file ${needs('dist/engine/pack-parsed.jsonl: npm run build')}`, async () => {
+    const built = (await import(new URL('../../dist/engine/rule-source.js', import.meta.url).href)) as typeof import('../../src/engine/rule-source.js');
+    const path = builtinRuleFiles().find((p) => p.endsWith('/pod-crashlooping.yaml'))!;
+    const onDisk = fileURLToPath(new URL(`../../${path}`, import.meta.url));
+    const stored = built.packDocumentUnchanged(path, onDisk);
+    expect(stored).toBeDefined();
+    expect(JSON.parse(stored!)).toEqual(yaml.load(readFileSync(onDisk, 'utf8'), { schema: yaml.JSON_SCHEMA }));
+    const copy = join(tempDir(), 'pod-crashlooping.yaml');
+    copyFileSync(onDisk, copy);
+    expect(built.packDocumentUnchanged(path, copy), 'a copy: other times').toBeUndefined();
+    expect(built.packDocumentUnchanged('rules/none/no-such-rule.yaml', onDisk), 'a file the build did not stamp').toBeUndefined();
   });
 });
 
