@@ -140,6 +140,14 @@ interface StoredRule {
 /** What a rule is loaded from: the file's text, or its stored document. */
 export type RuleText = string | StoredRule;
 
+function storedDocument(source: StoredRule): { document: unknown; prebuilt: true } | undefined {
+  try {
+    return { document: JSON.parse(source.stored) as unknown, prebuilt: true };
+  } catch {
+    return undefined;
+  }
+}
+
 interface RawRule {
   id: string;
   title: string;
@@ -213,7 +221,8 @@ export function domainOf(file: string): string {
 }
 
 /**
- * Parses, validates and compiles one rule file; every problem is an issue with its line. Its
+ * Parses, validates and compiles one rule file (`source`: its text, or the document the pack's
+ * build stored for it, the file known unchanged); every problem is an issue with its line. Its
  * signals may use `shared` ones (default: the built-in pack's). `trustPackTexts` (anything but
  * `rules lint`): what the pack's build checked is not checked again (scripts/pack-prebuilt.mjs).
  * `folder`: a rule folder's build (built-rules.ts), from which an unchanged file's document is
@@ -229,12 +238,14 @@ export function loadRuleText(
   folder?: BuiltDocuments,
 ): { rule?: Rule; issues: RuleIssue[] } {
   const issues: RuleIssue[] = [];
-  // A document a build stored for a file known unchanged: the text is read only to place an issue.
+  // A document a build stored for a file known unchanged: the file is read only to place an
+  // issue, or should the stored JSON not parse.
   let text = typeof source === 'string' ? source : undefined;
+  const textOf = (): string => (text ??= typeof source === 'string' ? source : source.text());
   const at = (path: readonly string[], reason: string): void => {
-    issues.push({ file, line: lineOfPath((text ??= (source as StoredRule).text()), path), reason });
+    issues.push({ file, line: lineOfPath(textOf(), path), reason });
   };
-  const parsed = typeof source === 'string' ? parseRuleYaml(file, source, folder) : { document: JSON.parse(source.stored) as unknown, prebuilt: true };
+  const parsed = (typeof source === 'string' ? undefined : storedDocument(source)) ?? parseRuleYaml(file, textOf(), folder);
   if ('issue' in parsed) return { issues: [parsed.issue] };
   // A built-in file the build checked whole (unchanged since), when analysing: its schema and
   // regexes are not checked again at every start (`rules lint` checks them all). A rule folder's
