@@ -71,7 +71,8 @@ export function worthRelaunching(facts: LaunchFacts): boolean {
 }
 
 /**
- * Starts this run again with `--v8-pool-size=1` (and the young generation at its full size) when {@link worthRelaunching} says so, passing
+ * Starts this run again with `--v8-pool-size=1` and the young generation at its full size when
+ * {@link worthRelaunching} says so, passing
  * on the signals above, and ends this process as the second one ends (its exit code, or its
  * signal). Resolves false when the run goes on here: not worth it, or the second Node could
  * not start.

@@ -7,7 +7,7 @@
  */
 
 /** Where each document's JSON lies: bytes from the end of the header's line, and how many. */
-export type DocumentPlaces = Record<string, [number, number]>;
+type DocumentPlaces = Record<string, [number, number]>;
 
 /** The file's text: `header` with the places of `documents` (JSON by key) added, then the documents. */
 export function documentsFileText(header: Record<string, unknown>, documents: ReadonlyMap<string, string>): string {
