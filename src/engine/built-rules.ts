@@ -1,8 +1,9 @@
 /**
  * A rule folder built ahead of its runs (`mgsift rules build DIR`), as `npm run build` builds the
  * built-in pack: every rule file that loads without an issue, every check made, is stored as its
- * parsed document in DIR/.mgsift-built.jsonl, by its text's length and SHA-1. `analyze --rules DIR`
- * then takes an unchanged file's document from there instead of parsing its YAML, and compiles
+ * parsed document in DIR/.mgsift-built.jsonl, by its text's length and SHA-1, and the file stamped
+ * (`FileStamp`). `analyze --rules DIR` then takes an unchanged file's document from there instead
+ * of parsing its YAML (a file whose stamp holds, without reading it), and compiles
  * its CEL and templates at first use (BENCHMARKS.md, "Rule folders built ahead"). It still checks
  * the document against the schema and its regexes for safety: the folder is less trusted than the
  * installed pack (SECURITY.md), and its build no more than its YAML. A file changed since is
@@ -11,10 +12,10 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { packageText, packageVersion } from '../core/assets.js';
 import { RULE_SCHEMA } from './rule-schema.js';
-import { BuiltDocuments } from './rule-source.js';
+import { builtDocuments, type BuiltDocuments, type FileStamp } from './rule-source.js';
 import { documentsFileText, readDocumentsFile, type DocumentsFile } from './documents-file.js';
 import { packSharedFiles } from './shared-signals.js';
 
@@ -37,9 +38,17 @@ function checkedWith(folderShared: readonly { file: string; text: string }[]): C
   return { mgsift: packageVersion(), schema: createHash('sha256').update(packageText(RULE_SCHEMA)).digest('hex'), shared: shared.digest('hex') };
 }
 
-/** The build's text: `documents` (JSON by `documentKey`) checked with this mgsift, its schema and these shared signals. */
-export function builtRulesText(documents: ReadonlyMap<string, string>, folderShared: readonly { file: string; text: string }[]): string {
-  return documentsFileText({ format: FORMAT, ...checkedWith(folderShared) }, documents);
+/**
+ * The build's text: `documents` (JSON by `documentKey`) checked with this mgsift, its schema and
+ * these shared signals, and the `stamps` of the files they were stored for (by `folderFileName`).
+ */
+export function builtRulesText(documents: ReadonlyMap<string, string>, folderShared: readonly { file: string; text: string }[], stamps: Readonly<Record<string, FileStamp>>): string {
+  return documentsFileText({ format: FORMAT, ...checkedWith(folderShared), files: stamps }, documents);
+}
+
+/** How a build names a rule file of its folder: its path under the folder, with `/`. */
+export function folderFileName(dir: string, file: string): string {
+  return relative(dir, file).split(sep).join('/');
 }
 
 /**
@@ -63,5 +72,5 @@ export function readBuiltRules(dir: string, folderShared: readonly { file: strin
     const what = { mgsift: `mgsift ${String(file.header['mgsift'])} made it (this is ${now.mgsift})`, schema: 'the rule schema changed since', shared: 'the shared signals changed since' };
     return { note: `${path} is set aside: ${changed.map((key) => what[key]).join('; ')}; \`mgsift rules build ${dir}\` makes it again` };
   }
-  return { documents: new BuiltDocuments(file.keys, file.json) };
+  return { documents: builtDocuments(file) };
 }

@@ -14,9 +14,9 @@ import { parseFieldPath } from './field-path.js';
 import { pluralOf } from '../parsers/k8s.js';
 import { packageFiles, packagePath, packageText } from '../core/assets.js';
 import { schemaProblems } from './rule-schema.js';
-import { authoringIssues, documentKey, escapeRegExp, lineOfPath, packDocumentUnchanged, parseRuleYaml, storableDocument, type BuiltDocuments, type RuleIssue } from './rule-source.js';
+import { authoringIssues, documentKey, escapeRegExp, fileStamp, lineOfPath, packDocumentUnchanged, parseRuleYaml, storableDocument, type BuiltDocuments, type FileStamp, type RuleIssue } from './rule-source.js';
 import { folderSharedSignals, packSharedFiles, packSharedSignals, SHARED_DIR, resolveSharedSignals, type SharedSignal } from './shared-signals.js';
-import { builtRulesText, readBuiltRules } from './built-rules.js';
+import { builtRulesText, folderFileName, readBuiltRules } from './built-rules.js';
 
 export type { RuleIssue } from './rule-source.js';
 
@@ -84,7 +84,16 @@ export async function loadRules(userDirs: readonly string[] = [], options: { bui
     const built = options.lint ? {} : readBuiltRules(dir, shared.files);
     if (built.note !== undefined) result.notes.push(built.note);
     // Read one after the other, synchronously: a promise per small file costs more than the read.
-    origins.push({ files: (await ruleFiles(dir)).map((file) => ({ file, read: async () => readFileSync(file, 'utf8') })), builtin: false, shared: shared.signals, built: built.documents });
+    // A file the build finds unchanged by its stamp is not read.
+    const files = (await ruleFiles(dir)).map((file) => {
+      const text = (): string => readFileSync(file, 'utf8');
+      const stored = (): StoredRule | undefined => {
+        const json = built.documents?.unchanged(folderFileName(dir, file), file);
+        return json === undefined ? undefined : { stored: json, text };
+      };
+      return { file, read: async () => text(), stored };
+    });
+    origins.push({ files, builtin: false, shared: shared.signals, built: built.documents });
   }
   const byId = new Map<string, Rule>();
   for (const origin of origins) {
@@ -119,6 +128,7 @@ export async function buildRuleFolder(dir: string): Promise<{ text: string; file
   const shared = await folderSharedSignals(dir);
   const issues = [...shared.issues];
   const documents = new Map<string, string>();
+  const stamps: Record<string, FileStamp> = {};
   const files = await ruleFiles(dir);
   for (const file of files) {
     const text = readFileSync(file, 'utf8');
@@ -126,9 +136,12 @@ export async function buildRuleFolder(dir: string): Promise<{ text: string; file
     issues.push(...loaded.issues);
     const parsed = loaded.rule && parseRuleYaml(file, text);
     const json = parsed && 'document' in parsed ? storableDocument(parsed.document) : undefined;
-    if (json !== undefined) documents.set(documentKey(text), json);
+    if (json === undefined) continue;
+    const key = documentKey(text);
+    documents.set(key, json);
+    stamps[folderFileName(dir, file)] = fileStamp(file, key);
   }
-  return { text: builtRulesText(documents, shared.files), files: files.length, stored: documents.size, issues };
+  return { text: builtRulesText(documents, shared.files, stamps), files: files.length, stored: documents.size, issues };
 }
 
 /** A rule file's document as its build stored it, for a file known unchanged since (not read); `text` reads the file. */

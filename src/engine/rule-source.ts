@@ -30,10 +30,15 @@ export interface PathProblem {
 export class BuiltDocuments {
   private readonly lengths: ReadonlySet<number>;
 
-  /** `keys`: the documents' `documentKey`s; `read`: one document's JSON by its key. */
+  /**
+   * `keys`: the documents' `documentKey`s; `read`: one document's JSON by its key; `stamps`: the
+   * stamps of the files the build stored them for, by the name the build gave each file (a path
+   * under the package or the folder), as its header holds them (unchecked).
+   */
   constructor(
     keys: readonly string[],
     private readonly read: (key: string) => string | undefined,
+    private readonly stamps: unknown = {},
   ) {
     this.lengths = new Set(keys.map((key) => Number.parseInt(key, 10)));
   }
@@ -43,9 +48,23 @@ export class BuiltDocuments {
     return this.lengths.has(text.length) ? this.read(documentKey(text)) : undefined;
   }
 
-  /** The document's JSON by its `documentKey`. */
-  stored(key: string): string | undefined {
-    return this.read(key);
+  /**
+   * The document stored for the file the build named `name` (lying at `onDisk`) when the file's
+   * stamp is the one the build took: the file neither read nor hashed (about a sixth of what
+   * loading a built-in rule cost). Undefined when that cannot be told so.
+   */
+  unchanged(name: string, onDisk: string): string | undefined {
+    const stamps = this.stamps;
+    const stamp: unknown = typeof stamps === 'object' && stamps !== null && Object.hasOwn(stamps, name) ? (stamps as Record<string, unknown>)[name] : undefined;
+    if (!Array.isArray(stamp) || typeof stamp[3] !== 'string') return undefined;
+    const key = stamp[3];
+    let now: FileStamp;
+    try {
+      now = fileStamp(onDisk, key);
+    } catch {
+      return undefined;
+    }
+    return now.every((value, i) => value === stamp[i]) ? this.read(key) : undefined;
   }
 }
 
@@ -77,21 +96,22 @@ export function fileStamp(path: string, key: string): FileStamp {
 }
 
 /**
- * The built-in pack's documents, and the stamps of the files they were stored for (by package
+ * The built-in pack's documents, with the stamps of the files they were stored for (by package
  * path); none in the single-file build and from the TypeScript sources.
  */
-let pack: { documents: BuiltDocuments; stamps: Readonly<Record<string, FileStamp>> } | undefined;
+let packDocuments: BuiltDocuments | undefined;
 
-function packBuild(): NonNullable<typeof pack> {
-  if (pack === undefined) {
+function packBuild(): BuiltDocuments {
+  if (packDocuments === undefined) {
     const file = packDocumentsFile();
-    const stamps = file?.header['files'];
-    pack = {
-      documents: new BuiltDocuments(file?.keys ?? [], (key) => file?.json(key)),
-      stamps: typeof stamps === 'object' && stamps !== null ? (stamps as Record<string, FileStamp>) : {},
-    };
+    packDocuments = file === undefined ? new BuiltDocuments([], () => undefined) : builtDocuments(file);
   }
-  return pack;
+  return packDocuments;
+}
+
+/** A documents file (documents-file.ts) as built documents, with the stamps its header holds (`files`). */
+export function builtDocuments(file: DocumentsFile): BuiltDocuments {
+  return new BuiltDocuments(file.keys, file.json, file.header['files']);
 }
 
 /** The file of the pack's documents `npm run build` wrote (scripts/pack-prebuilt.mjs), when there is one that reads. */
@@ -105,25 +125,12 @@ function packDocumentsFile(): DocumentsFile | undefined {
 }
 
 function builtDocument(text: string, folder: BuiltDocuments | undefined): string | undefined {
-  return packBuild().documents.json(text) ?? folder?.json(text);
+  return packBuild().json(text) ?? folder?.json(text);
 }
 
-/**
- * The document the pack's build stored for one of its files (`path`: its package path, `onDisk`
- * where it lies) when its stamp says it is unchanged since: neither read nor hashed (about a
- * sixth of what loading a built-in rule cost). Undefined when that cannot be told so.
- */
+/** The document the pack's build stored for one of its files (`path`: its package path, `onDisk` where it lies), unread while its stamp holds. */
 export function packDocumentUnchanged(path: string, onDisk: string): string | undefined {
-  const { documents, stamps } = packBuild();
-  const stamp = Object.hasOwn(stamps, path) ? stamps[path] : undefined;
-  if (!Array.isArray(stamp)) return undefined;
-  let now: FileStamp;
-  try {
-    now = fileStamp(onDisk, stamp[3]);
-  } catch {
-    return undefined;
-  }
-  return now.every((value, i) => value === stamp[i]) ? documents.stored(stamp[3]) : undefined;
+  return packBuild().unchanged(path, onDisk);
 }
 
 /** Deeper than any rule is written: such a document is left to js-yaml. */

@@ -1,11 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mgsift } from '../helpers/cli.js';
 import { loadRules } from '../../src/engine/load.js';
-import { BUILT_RULES_FILE, builtRulesText } from '../../src/engine/built-rules.js';
-import { documentKey } from '../../src/engine/rule-source.js';
+import { BUILT_RULES_FILE, builtRulesText, readBuiltRules } from '../../src/engine/built-rules.js';
+import { documentKey, type FileStamp } from '../../src/engine/rule-source.js';
 
 // `mgsift rules build DIR` stores the documents of DIR's rule files that load whole; analysing
 // with --rules DIR takes an unchanged file's document from there (engine/built-rules.ts).
@@ -36,13 +36,28 @@ function readBuild(dir: string): { header: Record<string, unknown>; documents: M
 
 /** The build with the copy's stored document edited: by default its title, which shows the rule was taken from the build. */
 function markStoredCopy(dir: string, edit = (json: string): string => json.replace(/"title":"[^"]*"/, '"title":"FROM THE BUILD"')): void {
-  const { documents } = readBuild(dir);
+  const { header, documents } = readBuild(dir);
   const key = documentKey(COPY);
   documents.set(key, edit(documents.get(key)!));
-  writeFileSync(join(dir, BUILT_RULES_FILE), builtRulesText(documents, []));
+  writeFileSync(join(dir, BUILT_RULES_FILE), builtRulesText(documents, [], header['files'] as Record<string, FileStamp>));
 }
 
 describe('mgsift rules build', () => {
+  it("stamps each stored file, whose document a run then takes unread, until the file's times change", async () => {
+    const dir = ruleFolder();
+    mgsift(['rules', 'build', dir]);
+    const copy = join(dir, 'cvo', 'copy.yaml');
+    const { header } = readBuild(dir);
+    expect(Object.keys(header['files'] as object)).toEqual(['cvo/copy.yaml']);
+    const { documents } = readBuiltRules(dir, []);
+    expect(JSON.parse(documents!.unchanged('cvo/copy.yaml', copy)!)).toMatchObject({ id: 'my-final-sync-lost' });
+    expect(documents!.unchanged('cvo/broken.yaml', join(dir, 'cvo', 'broken.yaml')), 'not stored: no stamp').toBeUndefined();
+    // Touched (the same text): the stamp no longer holds, and the file is read and keyed by its text.
+    utimesSync(copy, new Date(), new Date(Date.now() - 60_000));
+    expect(documents!.unchanged('cvo/copy.yaml', copy)).toBeUndefined();
+    expect((await loadRules([dir], { builtin: false })).rules.map((r) => r.id)).toContain('my-final-sync-lost');
+  });
+
   it('stores the rules that load whole, reports the others with their line and exits 1', () => {
     const dir = ruleFolder();
     const run = mgsift(['rules', 'build', dir]);
