@@ -59,11 +59,8 @@ export async function loadRules(userDirs: readonly string[] = [], options: { bui
   // Analysing, a built-in file the build finds unchanged by its stamp is not read (`rules lint` reads every file).
   const builtin = builtinRuleFiles().map((path) => {
     const file = packagePath(path);
-    const stored = (): StoredRule | undefined => {
-      const json = options.lint ? undefined : packDocumentUnchanged(path, file);
-      return json === undefined ? undefined : { stored: json, text: () => packageText(path) };
-    };
-    return { file, read: async () => packageText(path), stored };
+    const text = (): string => packageText(path);
+    return { file, read: async () => text(), stored: () => storedRule(options.lint ? undefined : packDocumentUnchanged(path, file), text) };
   });
   type Origin = { files: { file: string; read: () => Promise<string>; stored?: () => StoredRule | undefined }[]; builtin: boolean; shared: ReadonlyMap<string, SharedSignal>; built?: BuiltDocuments | undefined };
   const origins: Origin[] = [];
@@ -87,11 +84,7 @@ export async function loadRules(userDirs: readonly string[] = [], options: { bui
     // A file the build finds unchanged by its stamp is not read.
     const files = (await ruleFiles(dir)).map((file) => {
       const text = (): string => readFileSync(file, 'utf8');
-      const stored = (): StoredRule | undefined => {
-        const json = built.documents?.unchanged(folderFileName(dir, file), file);
-        return json === undefined ? undefined : { stored: json, text };
-      };
-      return { file, read: async () => text(), stored };
+      return { file, read: async () => text(), stored: () => storedRule(built.documents?.unchanged(folderFileName(dir, file), file), text) };
     });
     origins.push({ files, builtin: false, shared: shared.signals, built: built.documents });
   }
@@ -152,6 +145,10 @@ interface StoredRule {
 
 /** What a rule is loaded from: the file's text, or its stored document. */
 export type RuleText = string | StoredRule;
+
+function storedRule(stored: string | undefined, text: () => string): StoredRule | undefined {
+  return stored === undefined ? undefined : { stored, text };
+}
 
 function storedDocument(source: StoredRule): { document: unknown; prebuilt: true } | undefined {
   try {
@@ -234,8 +231,8 @@ export function domainOf(file: string): string {
 }
 
 /**
- * Parses, validates and compiles one rule file (`source`: its text, or the document the pack's
- * build stored for it, the file known unchanged); every problem is an issue with its line. Its
+ * Parses, validates and compiles one rule file (`source`: its text, or the document a build, the
+ * pack's or a folder's, stored for it, the file known unchanged); every problem is an issue with its line. Its
  * signals may use `shared` ones (default: the built-in pack's). `trustPackTexts` (anything but
  * `rules lint`): what the pack's build checked is not checked again (scripts/pack-prebuilt.mjs).
  * `folder`: a rule folder's build (built-rules.ts), from which an unchanged file's document is
@@ -253,7 +250,7 @@ export function loadRuleText(
   const issues: RuleIssue[] = [];
   // A document a build stored for a file known unchanged: the file is read only to place an
   // issue, or should the stored JSON not parse.
-  let text = typeof source === 'string' ? source : undefined;
+  let text: string | undefined;
   const textOf = (): string => (text ??= typeof source === 'string' ? source : source.text());
   const at = (path: readonly string[], reason: string): void => {
     issues.push({ file, line: lineOfPath(textOf(), path), reason });
