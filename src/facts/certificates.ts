@@ -3,7 +3,8 @@
  * `ca.crt`, `service-ca.crt`, any key holding `-----BEGIN CERTIFICATE-----`) and in the Secret keys
  * `oc adm inspect` keeps (`tls.crt`, `ca.crt`, `service-ca.crt`: openshift/oc
  * pkg/cli/admin/inspect/secret.go `publicSecretKeys`; every other Secret value is replaced by
- * `<n> bytes long`). Each certificate is read with Node's `crypto.X509Certificate`.
+ * `<n> bytes long`). Each certificate is read from its DER (parsers/x509.ts), or with Node's
+ * `crypto.X509Certificate` when that reader does not read it.
  *
  * Who renews a bundle is told from the marks the platform leaves on it:
  * - `certrotation`: library-go's certrotation controllers annotate the secrets they rotate with
@@ -36,6 +37,7 @@ import { cutTopLevelKey, ListItemStream, listItemDocument } from '../parsers/yam
 import { Problems } from '../core/problems.js';
 import type { Pick } from '../parsers/yaml-block.js';
 import { arrayAt, isRecord, stringAt } from './internal.js';
+import { readCertificateFields } from '../parsers/x509.js';
 
 export type CertificateRotation = 'certrotation' | 'service-ca' | 'trusted-ca-injection' | 'kube-root-ca' | 'static-pod-revision' | '';
 
@@ -321,6 +323,8 @@ export function certificateBundles(
 }
 
 function parseCertificate(pem: string): CertificateInfo | undefined {
+  const fields = readCertificateFields(pem);
+  if (fields) return { ...fields, subject: oneLine(fields.subject), issuer: oneLine(fields.issuer) };
   try {
     const cert = new X509Certificate(pem);
     const notBefore = Date.parse(cert.validFrom);
