@@ -31,7 +31,8 @@ export class ListItemStream {
 
   push(chunk: Buffer): void {
     if (!this.inItems) {
-      this.pending = Buffer.concat([this.pending, chunk]);
+      // The first chunk is held as it is (a file of one chunk, the most, is never copied).
+      this.pending = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]);
       const head = this.pending.subarray(0, ITEMS.length - 1).equals(ITEMS.subarray(1)) ? 0 : this.pending.indexOf(ITEMS) + 1;
       if (head === 0 && !this.pending.subarray(0, ITEMS.length - 1).equals(ITEMS.subarray(1))) return;
       const first = head + ITEMS.length - 1;

@@ -80,7 +80,10 @@ export const DONE: Promise<IteratorResult<Buffer>> = Promise.resolve({ done: tru
 /** A body larger than a caller's bound: the limit, not damage, stopped it. */
 export class TooLargeError extends Error {}
 
-/** Reads a whole body into memory, refusing more than `max` bytes (TooLargeError). */
+/**
+ * Reads a whole body into memory, refusing more than `max` bytes (TooLargeError). A body that
+ * came in one chunk is that chunk (a view of its source's buffer: not to be kept past its use).
+ */
 export async function readAll(body: AsyncIterable<Buffer>, max: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let length = 0;
@@ -89,7 +92,7 @@ export async function readAll(body: AsyncIterable<Buffer>, max: number): Promise
     if (length > max) throw new TooLargeError(`larger than ${max} bytes`);
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks, length);
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length);
 }
 
 /** The body of an entry that has none (directory, link, device). */
