@@ -180,7 +180,7 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
   private readonly presenceOf = new Map<LogSignal, SignalState>();
   private scanner: { entry: ClassifiedEntry; scanner: LogScanner } | undefined;
   /** The file being read's last lines, per `tail` signal. */
-  private readonly tails = new Map<SignalState, Held[]>();
+  private readonly tails = new Map<SignalState, CandidateLine[]>();
   /** In a worker: what the current entry yields, with its unkeyed items per state. */
   private taken: { held: EngineTaken['held']; unkeyed: Map<number, number> } | undefined;
 
@@ -327,15 +327,15 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
   endText(entry: ClassifiedEntry): void {
     if (this.scanner?.entry === entry) this.scanner.scanner.end();
     this.scanner = undefined;
-    for (const [state, lines] of this.tails) this.hold(state, undefined, joinedTail(lines));
+    for (const [state, lines] of this.tails) this.hold(state, undefined, tailItem(state.signal.name, lines, entry));
     this.tails.clear();
   }
 
-  /** A `tail` signal's latest lines of the file being read, held as one item at its end. */
-  private keepTail(state: SignalState, size: number, item: Held): void {
+  /** A `tail` signal's latest lines of the file being read, held as one item at its end (see {@link tailItem}). */
+  private keepTail(state: SignalState, size: number, line: CandidateLine): void {
     let lines = this.tails.get(state);
     if (!lines) this.tails.set(state, (lines = []));
-    lines.push(item);
+    lines.push(line);
     if (lines.length > size) lines.shift();
   }
 
@@ -359,24 +359,24 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
       vouched.seen = true;
       return;
     }
+    const state = this.stateOf.get(signal)!;
+    // A tail signal's lines are parsed only once kept: most lines of a file are not its last.
+    if (signal.tail !== undefined && !signal.levels) return this.keepTail(state, signal.tail, line);
     const parsed = (shared.parsed ??= parseLogLine(line.text, line.lineNo));
     if (signal.levels && (!parsed.klog || !signal.levels.has(parsed.klog.level))) return;
-    const state = this.stateOf.get(signal)!;
-    const item: Held = {
+    if (signal.tail !== undefined) return this.keepTail(state, signal.tail, line);
+    this.hold(state, undefined, {
       signal: signal.name,
       file: entry.path,
       line: line.lineNo,
-      // A klog time whose year could only be guessed from today's clock is no time at all.
-      time: parsed.klog?.yearFrom === 'clock' && parsed.time === parsed.klog.time ? undefined : parsed.time,
+      time: lineTime(parsed),
       text: clip(line.text),
       match: [match.index, match.index + match[0].length],
       captures: match.groups ? { ...match.groups } : undefined,
       namespace: entry.namespace,
       pod: entry.pod,
       container: entry.container,
-    };
-    if (signal.tail !== undefined) this.keepTail(state, signal.tail, item);
-    else this.hold(state, undefined, item);
+    });
   }
 
   object(object: K8sObject, entry: ClassifiedEntry, place: ObjectPlace): void {
@@ -1332,12 +1332,30 @@ function summarize(item: unknown): string {
 }
 
 /** A file's last lines as one item: at the first line's place, timed by the last, the text of all. */
-function joinedTail(lines: readonly Held[]): Held {
+/** A `tail` signal's kept lines of a file as one item: where the first is, the time of the last, their texts. */
+function tailItem(signal: string, lines: readonly CandidateLine[], entry: ClassifiedEntry): Held {
   const first = lines[0]!;
-  const text = lines.map((l) => l.text).join('\n');
+  const last = lines[lines.length - 1]!;
+  const text = lines.map((l) => clip(l.text)).join('\n');
   // The end is what counts: cut from the front.
   const clipped = text.length > MAX_EVIDENCE_TEXT ? `…${text.slice(-MAX_EVIDENCE_TEXT)}` : text;
-  return { ...first, time: lines[lines.length - 1]!.time, text: clipped, match: undefined, captures: undefined };
+  return {
+    signal,
+    file: entry.path,
+    line: first.lineNo,
+    time: lineTime(parseLogLine(last.text, last.lineNo)),
+    text: clipped,
+    match: undefined,
+    captures: undefined,
+    namespace: entry.namespace,
+    pod: entry.pod,
+    container: entry.container,
+  };
+}
+
+/** A log line's time; a klog time whose year could only be guessed from today's clock is no time at all. */
+function lineTime(parsed: ReturnType<typeof parseLogLine>): number | undefined {
+  return parsed.klog?.yearFrom === 'clock' && parsed.time === parsed.klog.time ? undefined : parsed.time;
 }
 
 function clip(text: string): string {
