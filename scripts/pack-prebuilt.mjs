@@ -8,9 +8,10 @@
 //   parses YAML otherwise: a rule edited after the build, a user's rules, the single-file
 //   build); a rule file only when it loads without an issue (schema, regexes, CEL, templates:
 //   engine/load.ts then skips those checks for it when analysing; `rules lint` always makes them);
-// - dist/engine/cel-parsed.json: the syntax tree (ParsedExpr.expr) of every CEL expression of the
+// - dist/engine/cel-parsed.jsonl: the syntax tree (ParsedExpr.expr) of every CEL expression of the
 //   pack (each rule's and shared signal's `where`), as JSON (64-bit integers as {"$bigint": "…"}),
-//   so engine/cel.ts neither loads the CEL parser nor protobuf for them;
+//   a line each by its text (engine/documents-file.ts: a run decodes the trees it uses), so
+//   engine/cel.ts neither loads the CEL parser nor protobuf for them;
 // - dist/engine/pack-templates.json and .code: the pack's templates that hold a mustache, each
 //   compiled here (the code Handlebars generates, in .code; the JSON gives each template's text
 //   where its code lies), so that a run loads neither Handlebars' compiler nor compiles them, and
@@ -53,6 +54,7 @@ const { loadRuleText } = await import('../dist/engine/load.js');
 const { SHARED_DIR } = await import('../dist/engine/shared-signals.js');
 const { documentKey, fileStamp, storableDocument, PACK_DOCUMENTS } = await import('../dist/engine/rule-source.js');
 const { documentsFileText } = await import('../dist/engine/documents-file.js');
+const { CEL_TREES } = await import('../dist/engine/cel.js');
 const loadsWhole = (file, text) => file.includes(`/${SHARED_DIR}/`) || loadRuleText(file, text, true).issues.length === 0;
 
 const expressions = new Set();
@@ -74,21 +76,23 @@ for (const file of ruleFiles(rulesDir)) {
     // A file that does not load is `rules lint`'s to report; its expressions are parsed at run time.
   }
 }
-const trees = {};
+const trees = new Map();
 for (const expression of [...expressions].sort()) {
   try {
-    trees[expression] = JSON.stringify(parse(expression).expr, (_key, value) => {
+    trees.set(expression, JSON.stringify(parse(expression).expr, (_key, value) => {
       if (typeof value === 'bigint') return { $bigint: value.toString() };
       if (value instanceof Uint8Array) throw new Error('a bytes literal: parsed at run time');
       return value;
-    });
+    }));
   } catch {
     // A syntax error is the rule validator's and `rules lint`'s to report (and a bytes literal has
     // no JSON form): the text is parsed at run time.
   }
 }
 mkdirSync(join(REPO, 'dist/engine'), { recursive: true });
-writeFileSync(join(REPO, 'dist/engine/cel-parsed.json'), JSON.stringify(trees));
+writeFileSync(new URL(CEL_TREES, pathToFileURL(join(REPO, 'dist/engine/cel.js'))), documentsFileText({ format: 'mgsift-cel-trees/1' }, trees));
+// The form before the one above (one JSON of JSON strings), left by an earlier build: nothing reads it.
+rmSync(join(REPO, 'dist/engine/cel-parsed.json'), { force: true });
 writeFileSync(new URL(PACK_DOCUMENTS, pathToFileURL(join(REPO, 'dist/engine/rule-source.js'))), documentsFileText({ format: 'mgsift-pack-documents/1', files: stamps }, documents));
 // The form before the one above (one JSON of JSON strings), left by an earlier build: nothing reads it.
 rmSync(join(REPO, 'dist/engine/pack-parsed.json'), { force: true });

@@ -1,4 +1,5 @@
-import { readBuildOutput } from '../core/build-output.js';
+import { readBuildOutputBytes } from '../core/build-output.js';
+import { readDocumentsFile, type DocumentsFile } from './documents-file.js';
 import { createRequire } from 'node:module';
 import type { RE2JS } from '@bufbuild/re2';
 import type { CelInput } from '@bufbuild/cel';
@@ -172,16 +173,27 @@ export function parseCel(expression: string): ParsedExpr {
 
 /**
  * The pack's expressions parsed at build time (`scripts/pack-prebuilt.mjs`): each expression's tree
- * (`ParsedExpr.expr`) as JSON, 64-bit integers as `{"$bigint": "…"}`, by text, read without loading
- * the parser. Absent in the single-file build and from the TypeScript sources.
+ * (`ParsedExpr.expr`) as JSON, 64-bit integers as `{"$bigint": "…"}`, a line each by its text
+ * (documents-file.ts: a run decodes the trees it uses; the 369 of them as one JSON took 10 ms to
+ * parse at each run), read without loading the parser. Absent in the single-file build and from
+ * the TypeScript sources.
  */
-let prebuilt: Record<string, string> | undefined;
+export const CEL_TREES = './cel-parsed.jsonl';
+let prebuilt: DocumentsFile | null | undefined;
 const trees = new Map<string, CelExpr | undefined>();
 
 /** The tree `npm run build` made of a pack expression, encoded; undefined for any other text. */
 function prebuiltTree(expression: string): string | undefined {
-  prebuilt ??= readBuildOutput<Record<string, string>>('./cel-parsed.json', import.meta.url, {});
-  return prebuilt[expression];
+  if (prebuilt === undefined) {
+    const bytes = readBuildOutputBytes(CEL_TREES, import.meta.url);
+    try {
+      prebuilt = (bytes && readDocumentsFile(bytes)) ?? null;
+    } catch {
+      // A build cut short: the texts are parsed at run time.
+      prebuilt = null;
+    }
+  }
+  return prebuilt?.json(expression);
 }
 
 /** An expression's syntax tree: the one built ahead of time, else the parser's (a syntax error throws CelCompileError). */
@@ -193,7 +205,7 @@ export function celExpr(expression: string): CelExpr | undefined {
   return tree;
 }
 
-/** A tree of cel-parsed.json as the parser made it. */
+/** A tree of cel-parsed.jsonl as the parser made it. */
 export function decodeExprTree(encoded: string): CelExpr {
   // Parsed plainly, then its `{"$bigint": "…"}` turned into bigints by one walk over its objects:
   // a reviver is called for every value of the tree, and took three times as long.

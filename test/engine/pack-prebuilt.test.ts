@@ -11,7 +11,7 @@ import { packSharedFiles } from '../../src/engine/shared-signals.js';
 import { packageText } from '../../src/core/assets.js';
 import { documentKey, PACK_DOCUMENTS } from '../../src/engine/rule-source.js';
 import { readDocumentsFile } from '../../src/engine/documents-file.js';
-import { decodeExprTree } from '../../src/engine/cel.js';
+import { CEL_TREES, decodeExprTree } from '../../src/engine/cel.js';
 import { literalsRequiredBy } from '../../src/engine/cel-literals.js';
 import { compileTemplate } from '../../src/engine/templates.js';
 import { needs } from '../helpers/needs.js';
@@ -19,11 +19,13 @@ import { tempDir } from '../helpers/archives.js';
 
 // `npm run build` parses the pack's CEL ahead of time (scripts/pack-prebuilt.mjs); engine/cel.ts
 // takes a tree from it by the expression's text, so each must be the tree the parser makes.
-const BUILT = new URL('../../dist/engine/cel-parsed.json', import.meta.url);
+const BUILT = new URL(CEL_TREES, new URL('../../dist/engine/cel.js', import.meta.url));
 
 describe('the pack CEL parsed at build time', () => {
-  it.runIf(existsSync(BUILT))(`holds every where of the pack, each the tree parse() makes of its text ${needs('dist/engine/cel-parsed.json: npm run build')}`, async () => {
-    const trees = JSON.parse(readFileSync(BUILT, 'utf8')) as Record<string, string>;
+  it.runIf(existsSync(BUILT))(`holds every where of the pack, each the tree parse() makes of its text ${needs('dist/engine/cel-parsed.jsonl: npm run build')}`, async () => {
+    const file = readDocumentsFile(readFileSync(BUILT))!;
+    expect(file.header['format']).toBe('mgsift-cel-trees/1');
+    const trees = Object.fromEntries(file.keys.map((key) => [key, file.json(key)!]));
     const { rules } = await loadRules([], { deferCompile: true });
     const wheres = new Set(rules.flatMap((rule) => rule.signals.flatMap((signal) => ('where' in signal && signal.where ? [signal.where.source] : []))));
     expect(wheres.size).toBeGreaterThan(100);
