@@ -159,6 +159,10 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
    * entry is tested once per group, so a rule added to a group adds nothing to the test.
    */
   private readonly logGroups: LogGroup[] = [];
+  /** The groups whose selectors may take a log of a namespace (most name one), in order, made at the namespace's first log. */
+  private readonly logGroupsOfNamespace = new Map<string | undefined, LogGroup[]>();
+  /** The groups of the entry asked last: `text` reads the entry `need` was asked of. */
+  private selected: { entry: ClassifiedEntry; groups: LogGroup[] } | undefined;
   /** The `gathered` set of every event signal: they share their scope, every event file. */
   private readonly eventsGathered = new Set<string>();
   /** Resource signals by the file (group and resource) that holds their objects. */
@@ -306,7 +310,16 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
   }
 
   private selectedLogGroups(entry: ClassifiedEntry): LogGroup[] {
-    return this.logGroups.filter((group) => selects(group.files, entry, this.options.bareInput));
+    if (this.selected?.entry === entry) return this.selected.groups;
+    const { namespace } = entry;
+    let candidates = this.logGroupsOfNamespace.get(namespace);
+    if (!candidates) {
+      candidates = this.logGroups.filter((group) => group.files.some((s) => s.bare || s.namespace === undefined || s.namespace === namespace));
+      this.logGroupsOfNamespace.set(namespace, candidates);
+    }
+    const groups = candidates.filter((group) => selects(group.files, entry, this.options.bareInput));
+    this.selected = { entry, groups };
+    return groups;
   }
 
   text(chunk: Buffer, entry: ClassifiedEntry): void {
