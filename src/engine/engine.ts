@@ -211,8 +211,8 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
     // a long text is not joined into a new key (and hashed again) for each of thousands of signals.
     const firstOf = new Map<string, Map<string, SignalState>>();
     for (const state of this.states) {
-      const { type, name, written } = state.signal;
-      if (type === 'fact' || written === undefined) continue;
+      const { name, written } = state.signal;
+      if (written === undefined) continue;
       const alike = firstOf.get(written) ?? firstOf.set(written, new Map()).get(written)!;
       const key = `${state.rule.maxEvidence}\0${name}`;
       const first = alike.get(key);
@@ -577,16 +577,15 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
   /** Evaluates facts, conditions and scopes, and builds findings. */
   finish(facts: EngineFacts): EngineResult {
     const costs = this.options.costs;
-    // Each twin gets its own copy of every item: a rule's resolution marks its items.
-    for (const { twin, first } of this.twins) {
-      twin.seen = first.seen;
-      twin.items = first.items.map((item) => ({ ...item }));
-      twin.dropped = first.dropped;
-      twin.droppedLatest = first.droppedLatest;
-    }
+    // Each twin gets its own copy of every item: a rule's resolution marks its items. A fact
+    // signal's twin, once the first is evaluated.
+    const factTwins = this.twins.filter(({ twin }) => twin.signal.type === 'fact');
+    for (const { twin, first } of this.twins) if (twin.signal.type !== 'fact') copyHeld(twin, first);
+    const twinned = new Set(factTwins.map(({ twin }) => twin));
     const factItems: FactItemViews = { verdicts: new PairMemo(), texts: new PairMemo() };
     for (const state of this.states) {
       if (state.signal.type === 'fact') {
+        if (twinned.has(state)) continue;
         const started = costs?.now();
         this.evaluateFact(state, facts, factItems);
         if (started !== undefined) costs!.charge(state.rule.id, started);
@@ -602,6 +601,7 @@ export class RuleEngine implements ParallelConsumer<EngineTaken> {
         if (signal.age) state.items = state.items.filter((item) => ageHolds(signal.age, item.time, facts.collectedAt));
       }
     }
+    for (const { twin, first } of factTwins) copyHeld(twin, first);
     const result: EngineResult = { findings: [], notChecked: [], notApplicable: [], checkedInPart: [], passed: [], diagnosis: { roots: [], cyclesBroken: [] } };
     // `oc adm inspect` holds only what it was asked for: a signal of one namespace saw nothing of
     // it when that namespace was not gathered (a must-gather lacks a platform namespace only when
@@ -1345,6 +1345,14 @@ function summarize(item: unknown): string {
 }
 
 /** A file's last lines as one item: at the first line's place, timed by the last, the text of all. */
+/** What a signal written as another's holds: a copy of each of the other's items (a rule's resolution marks its own). */
+function copyHeld(twin: SignalState, first: SignalState): void {
+  twin.seen = first.seen;
+  twin.items = first.items.map((item) => ({ ...item }));
+  twin.dropped = first.dropped;
+  twin.droppedLatest = first.droppedLatest;
+}
+
 /** A `tail` signal's kept lines of a file as one item: where the first is, the time of the last, their texts. */
 function tailItem(signal: string, lines: readonly CandidateLine[], entry: ClassifiedEntry): Held {
   const first = lines[0]!;

@@ -431,7 +431,7 @@ export function loadRuleText(
       const f = spec.fact;
       const where = f.where === undefined ? undefined : compile([...base, 'fact', 'where'], () => cel(f.where!));
       if (f.where !== undefined && !where) continue;
-      signals.push({ type: 'fact', name, fact: f.name, where, summary: template([...base, 'fact', 'summary'], f.summary) });
+      signals.push({ type: 'fact', name, written: writtenText('fact', f), fact: f.name, where, summary: template([...base, 'fact', 'summary'], f.summary) });
     }
   }
 
@@ -531,7 +531,7 @@ const NO_RESOLUTION: Resolution = { resolvers: [], persists: undefined };
 const writtenTexts = new Map<string, Map<string, string>>();
 
 /** What a signal is compiled from, as text: its type and its body as JSON (not its description: it matches nothing). */
-function writtenText(type: Exclude<Signal['type'], 'fact'>, body: object): string {
+function writtenText(type: Signal['type'], body: object): string {
   // Looked up by the body's JSON under its type: a copy's text is not joined to its type (a new
   // string, copied again to be hashed) only to be found and dropped.
   const json = JSON.stringify(body);

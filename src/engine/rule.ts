@@ -86,8 +86,7 @@ interface SignalBase {
   /**
    * What the signal is compiled from, as its rule file writes it (a shared signal resolved): its
    * type and body as JSON, not its description. Two signals written alike match alike (the engine
-   * matches one of them). Undefined for a fact signal (evaluated at the end, its verdict per fact
-   * item shared already) and for a signal made in code.
+   * matches, or evaluates, one of them). Undefined for a signal made in code.
    */
   written?: string | undefined;
 }

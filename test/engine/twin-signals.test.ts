@@ -63,4 +63,31 @@ describe('signals written alike in several rules', () => {
     expect(byId.get('lb-capped')!.evidence.filter((e) => e.signal === 'failed')).toHaveLength(2);
     expect(byId.get('lb-capped')).toMatchObject({ message: 'failed 4 times' });
   });
+
+  it('a fact signal is evaluated once for the rules that write it alike, each holding its own copy', async () => {
+    const factRule = (id: string, severity: string): Rule => {
+      const text = `id: ${id}
+title: Collection demo ${id}
+severity: ${severity}
+status: experimental
+component: demo
+condition: collected
+message: "collected at {{signals.collected.first.data.time}}"
+signals:
+  collected: { fact: { name: collection, where: 'item.time > 0', summary: 'at {{item.time}}' } }
+`;
+      const { rule, issues } = loadRuleText(`${id}.yaml`, text, false);
+      expect(issues).toEqual([]);
+      return rule!;
+    };
+    const rules = [factRule('fact-first', 'warning'), factRule('fact-twin', 'error')];
+    const together = await findings(rules);
+    expect(together).toEqual([...(await findings([rules[0]!])), ...(await findings([rules[1]!]))]);
+    expect(together.map((f) => [f.ruleId, f.severity, f.evidence.length])).toEqual([
+      ['fact-first', 'warning', 1],
+      ['fact-twin', 'error', 1],
+    ]);
+    // Each holds its own item: what marks one does not mark the other.
+    expect(together[0]!.evidence[0]).not.toBe(together[1]!.evidence[0]);
+  });
 });
