@@ -189,7 +189,7 @@ async function* guardedEntries(entries: AsyncIterable<Entry>, options: SourceOpt
   const limits = new EntryLimits(options, position);
   try {
     for await (const entry of entries) {
-      const opened = expand && entry.type === 'file' ? await openEntry(entry, options, 0) : entry;
+      const opened = expand && entry.type === 'file' && !isPlainNow(entry) ? await openEntry(entry, options, 0) : entry;
       if (opened === undefined) continue;
       if (!('nested' in opened)) {
         const admitted = limits.admit(opened);
@@ -206,6 +206,15 @@ async function* guardedEntries(entries: AsyncIterable<Entry>, options: SourceOpt
   } catch (err) {
     limits.broken(err);
   }
+}
+
+/**
+ * Whether a file entry is told plain (no archive, no compression) from first bytes at hand: it
+ * is then passed on as it is, without {@link openEntry}'s peek (most entries of an archive).
+ */
+function isPlainNow(entry: Entry): boolean {
+  const head = entry.peekNow?.(MAGIC_PEEK_BYTES);
+  return head !== undefined && detectMagic(head) === 'unknown';
 }
 
 /** An archive found inside the input: its entries, named under its path. */
@@ -260,7 +269,7 @@ function nestedArchive(at: string, entries: () => AsyncIterable<Entry>, options:
 async function* nestedEntries(at: string, entries: () => AsyncIterable<Entry>, options: SourceOptions): AsyncGenerator<Entry> {
   try {
     for await (const inner of entries()) {
-      const opened = inner.type === 'file' ? await openEntry(inner, options, 1) : inner;
+      const opened = inner.type === 'file' && !isPlainNow(inner) ? await openEntry(inner, options, 1) : inner;
       // One level down, archives are not opened: what comes back is an entry or nothing.
       if (opened !== undefined && !('nested' in opened)) yield { ...opened, path: `${at}/${opened.path}` };
     }

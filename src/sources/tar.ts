@@ -57,6 +57,7 @@ export async function* tarEntries(body: AsyncIterable<Buffer>, read: StreamCount
         size: header.size,
         linkTarget: header.linkname ?? undefined,
         body: type === 'file' ? data.body : emptyBody,
+        peekNow: type === 'file' ? data.peekNow : undefined,
       };
       if (!data.skipRestNow()) await data.skipRest();
     }
@@ -196,6 +197,11 @@ class ChunkedInput {
     }
   }
 
+  /** The next `n` bytes if the current chunk holds them (a view), not moved past; else undefined. */
+  peekNow(n: number): Buffer | undefined {
+    return this.available < n ? undefined : this.chunk.subarray(this.at, this.at + n);
+  }
+
   /** Up to `max` bytes of the current chunk (a view), moved past. */
   piece(max: number): Buffer {
     const n = Math.min(max, this.available);
@@ -235,13 +241,24 @@ class ChunkedInput {
 
 /** The data of one entry: what is left of it in the stream. */
 class EntryData {
+  /** Where the data starts in the stream, and its size. */
+  private readonly start: number;
+  private readonly size: number;
+
   constructor(
     readonly input: ChunkedInput,
     public left: number,
-  ) {}
+  ) {
+    this.start = input.position;
+    this.size = left;
+  }
 
   /** The entry's body; asked for again, it goes on where the last one stopped. */
   readonly body = (): AsyncIterableIterator<Buffer> => new TarBody(this);
+
+  /** The first `n` bytes (all of a shorter body) while none was read and the current chunk holds them; else undefined. */
+  readonly peekNow = (n: number): Buffer | undefined =>
+    this.left === this.size && this.input.position === this.start ? this.input.peekNow(Math.min(n, this.size)) : undefined;
 
   /** Skips what the entry's reader left and the padding to the next header, if the current chunk holds them; false if not. */
   skipRestNow(): boolean {

@@ -34,6 +34,12 @@ export interface Entry {
    */
   readonly cutShort?: (() => string | undefined) | undefined;
   body(): AsyncIterable<Buffer>;
+  /**
+   * The body's first `n` bytes (all of a shorter body) when they are at hand, without reading
+   * them (a tar entry in the chunk being read); undefined otherwise. Only before the body is read
+   * and before the next entry is asked for.
+   */
+  readonly peekNow?: ((n: number) => Buffer | undefined) | undefined;
 }
 
 export interface SourceOptions {
