@@ -1344,7 +1344,6 @@ function summarize(item: unknown): string {
     .join(' ');
 }
 
-/** A file's last lines as one item: at the first line's place, timed by the last, the text of all. */
 /** What a signal written as another's holds: a copy of each of the other's items (a rule's resolution marks its own). */
 function copyHeld(twin: SignalState, first: SignalState): void {
   twin.seen = first.seen;

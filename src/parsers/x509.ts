@@ -5,8 +5,9 @@
  * certificate (40–46 ms of every real must-gather, which holds about 240); this one a few.
  *
  * It reads the certificates OpenShift writes (RFC 5280 DER, names of single-valued CN, O, OU, C,
- * L, ST, serialNumber and emailAddress in printable ASCII, UTCTime or GeneralizedTime to the second) and says `undefined` for
- * anything else, which the caller reads with Node's: one reader decides every field it gives.
+ * L, ST, serialNumber and emailAddress in printable ASCII, UTCTime or GeneralizedTime to the
+ * second) and says `undefined` for anything else, which the caller reads with Node's: one reader
+ * decides every field it gives.
  */
 
 export interface CertificateFields {
