@@ -111,35 +111,36 @@ function children(der: Buffer, parent: Element): Element[] {
   return out;
 }
 
-function expect(element: Element | undefined, tag: number): Element {
+/** The element, which must be there with this tag. */
+function tagged(element: Element | undefined, tag: number): Element {
   if (element === undefined || element.tag !== tag) notRead();
   return element;
 }
 
 function readDer(der: Buffer): CertificateFields {
-  const certificate = expect(elementAt(der, 0, der.length), SEQUENCE);
+  const certificate = tagged(elementAt(der, 0, der.length), SEQUENCE);
   if (certificate.end !== der.length) notRead();
   const [tbs, signatureAlgorithm, signature, ...extra] = children(der, certificate);
   if (extra.length > 0) notRead();
-  expect(signatureAlgorithm, SEQUENCE);
-  expect(signature, BIT_STRING);
-  const fields = children(der, expect(tbs, SEQUENCE));
+  tagged(signatureAlgorithm, SEQUENCE);
+  tagged(signature, BIT_STRING);
+  const fields = children(der, tagged(tbs, SEQUENCE));
   let at = 0;
   if (fields[at]?.tag === VERSION_TAG) at++;
-  expect(fields[at++], INTEGER);
-  expect(fields[at++], SEQUENCE);
-  const issuer = nameText(der, expect(fields[at++], SEQUENCE));
-  const [notBefore, notAfter, ...moreTimes] = children(der, expect(fields[at++], SEQUENCE));
+  tagged(fields[at++], INTEGER);
+  tagged(fields[at++], SEQUENCE);
+  const issuer = nameText(der, tagged(fields[at++], SEQUENCE));
+  const [notBefore, notAfter, ...moreTimes] = children(der, tagged(fields[at++], SEQUENCE));
   if (moreTimes.length > 0) notRead();
-  const subject = nameText(der, expect(fields[at++], SEQUENCE));
-  expect(fields[at++], SEQUENCE);
+  const subject = nameText(der, tagged(fields[at++], SEQUENCE));
+  tagged(fields[at++], SEQUENCE);
   if (fields[at]?.tag === ISSUER_UID_TAG) at++;
   if (fields[at]?.tag === SUBJECT_UID_TAG) at++;
   let ca = false;
   if (fields[at]?.tag === EXTENSIONS_TAG) {
     const [list, ...more] = children(der, fields[at++]!);
     if (more.length > 0) notRead();
-    ca = isCa(der, children(der, expect(list, SEQUENCE)));
+    ca = isCa(der, children(der, tagged(list, SEQUENCE)));
   }
   if (at !== fields.length) notRead();
   return { subject, issuer, notBefore: timeOf(der, notBefore), notAfter: timeOf(der, notAfter), ca };
@@ -149,11 +150,11 @@ function readDer(der: Buffer): CertificateFields {
 function nameText(der: Buffer, name: Element): string {
   const lines: string[] = [];
   for (const rdn of children(der, name)) {
-    const attributes = children(der, expect(rdn, SET));
+    const attributes = children(der, tagged(rdn, SET));
     if (attributes.length !== 1) notRead();
-    const [type, value, ...extra] = children(der, expect(attributes[0], SEQUENCE));
+    const [type, value, ...extra] = children(der, tagged(attributes[0], SEQUENCE));
     if (extra.length > 0 || value === undefined || !PLAIN_STRINGS.has(value.tag)) notRead();
-    const short = SHORT_NAMES.get(der.toString('hex', expect(type, OID).start, type!.end)) ?? notRead();
+    const short = SHORT_NAMES.get(der.toString('hex', tagged(type, OID).start, type!.end)) ?? notRead();
     lines.push(`${short}=${plainValue(der, value)}`);
   }
   return lines.join('\n');
@@ -199,20 +200,20 @@ function isCa(der: Buffer, extensions: readonly Element[]): boolean {
   let basicConstraints: boolean | undefined;
   let keyUsage: boolean | undefined;
   for (const extension of extensions) {
-    const parts = children(der, expect(extension, SEQUENCE));
-    const id = der.toString('hex', expect(parts[0], OID).start, parts[0]!.end);
+    const parts = children(der, tagged(extension, SEQUENCE));
+    const id = der.toString('hex', tagged(parts[0], OID).start, parts[0]!.end);
     const valueAt = parts[1]?.tag === BOOLEAN ? 2 : 1;
-    const value = expect(parts[valueAt], OCTET_STRING);
+    const value = tagged(parts[valueAt], OCTET_STRING);
     if (parts.length !== valueAt + 1) notRead();
     if (id === BASIC_CONSTRAINTS) {
       if (basicConstraints !== undefined) notRead();
       const inner = elementAt(der, value.start, value.end);
       if (inner.end !== value.end) notRead();
-      const first = children(der, expect(inner, SEQUENCE))[0];
+      const first = children(der, tagged(inner, SEQUENCE))[0];
       basicConstraints = first?.tag === BOOLEAN && first.end - first.start === 1 && der[first.start] !== 0;
     } else if (id === KEY_USAGE) {
       if (keyUsage !== undefined) notRead();
-      const bits = expect(elementAt(der, value.start, value.end), BIT_STRING);
+      const bits = tagged(elementAt(der, value.start, value.end), BIT_STRING);
       if (bits.end !== value.end || bits.end - bits.start < 1) notRead();
       keyUsage = bits.end - bits.start > 1 && (der[bits.start + 1]! & KEY_CERT_SIGN) !== 0;
     }

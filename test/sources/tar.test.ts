@@ -215,4 +215,30 @@ for fmt, name in ((tarfile.GNU_FORMAT, 'gnu'), (tarfile.PAX_FORMAT, 'pax')):
     block.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148, 'latin1');
     expect(decodeHeader(block, 0)).toEqual({ name: 'big.bin', type: 'file', size: 2 ** 36 + 5, linkname: null });
   });
+
+  it('shows an entry\'s first bytes at hand without reading them, and none once its body was read or when they span chunks', async () => {
+    const body = Buffer.from('0123456789'.repeat(100));
+    const archive = await packed([
+      { name: 'a.txt', type: 'file', body, linkname: '' },
+      { name: 'b.txt', type: 'file', body: Buffer.from('short'), linkname: '' },
+    ]);
+    const seen: { path: string; head: string | undefined; whole: string; after: string | undefined }[] = [];
+    for await (const entry of tarEntries(Readable.from([archive]))) {
+      const head = entry.peekNow?.(512)?.toString('latin1');
+      const parts: Buffer[] = [];
+      for await (const chunk of entry.body()) parts.push(chunk);
+      seen.push({ path: entry.path, head, whole: Buffer.concat(parts).toString('latin1'), after: entry.peekNow?.(512)?.toString('latin1') });
+    }
+    expect(seen).toEqual([
+      { path: 'a.txt', head: body.toString('latin1', 0, 512), whole: body.toString('latin1'), after: undefined },
+      // A body shorter than asked for is shown whole.
+      { path: 'b.txt', head: 'short', whole: 'short', after: undefined },
+    ]);
+    // Fed 100 bytes at a time, the first 512 bytes of a.txt are not in one chunk.
+    const pieces = Array.from({ length: Math.ceil(archive.length / 100) }, (_, i) => archive.subarray(i * 100, i * 100 + 100));
+    for await (const entry of tarEntries(Readable.from(pieces))) {
+      if (entry.path === 'a.txt') expect(entry.peekNow?.(512)).toBeUndefined();
+    }
+  });
 });
+
